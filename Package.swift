@@ -5,10 +5,41 @@ let package = Package(
   name: "IndefiniteObservable",
   platforms: [.macOS(.v15)],
   products: [
-    .library(name: "IndefiniteObservable", targets: ["IndefiniteObservable"])
+    .library(name: "IndefiniteObservable", targets: ["IndefiniteObservable"]),
+    .library(name: "ObservableServer", targets: ["ObservableServer"]),
+    .executable(name: "observable-server", targets: ["observable-server"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
   ],
   targets: [
+    // The specification: an Observable with one channel and no completion or failure.
     .target(name: "IndefiniteObservable"),
+
+    // Linux headers Swift's Glibc module leaves out (epoll, eventfd, posix_spawn flags).
+    .target(name: "CLinux"),
+    // zlib, for the deflate option of the protocol.
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    // libsystemd, loaded at run time so that building needs no libsystemd-dev.
+    .target(name: "CSystemd", linkerSettings: [.linkedLibrary("dl")]),
+
+    .target(
+      name: "ObservableServer",
+      dependencies: [
+        "IndefiniteObservable", "CLinux", "CZlib", "CSystemd",
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    .executableTarget(
+      name: "observable-server",
+      dependencies: [
+        "ObservableServer",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+
     .testTarget(
       name: "IndefiniteObservableTests",
       dependencies: ["IndefiniteObservable"]
@@ -18,6 +49,11 @@ let package = Package(
       name: "IndefiniteObservableCompatibilityTests",
       dependencies: ["IndefiniteObservable"],
       swiftSettings: [.swiftLanguageMode(.v5)]
+    ),
+    .testTarget(
+      name: "ObservableServerTests",
+      dependencies: ["ObservableServer", "IndefiniteObservable", "CZlib"],
+      exclude: ["Scripts"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -1,0 +1,17 @@
+// Linux headers that Swift's Glibc module does not bring in.
+#ifndef OBSERVABLE_SERVER_CLINUX_H
+#define OBSERVABLE_SERVER_CLINUX_H
+
+#include <spawn.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+
+/// pipe2(fds, O_CLOEXEC): both ends closed on exec, set atomically so that a process spawned
+/// by another thread at the same moment cannot inherit them. Glibc only declares pipe2 under
+/// _GNU_SOURCE, which the Swift module does not define.
+int observable_pipe_cloexec(int fds[2]);
+
+/// accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC), likewise a GNU extension.
+int observable_accept_nonblocking(int fd);
+
+#endif

@@ -1,0 +1,14 @@
+// pipe2 is a GNU extension; the header the Swift module sees keeps to the standard names.
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "CLinux.h"
+
+#include <sys/socket.h>
+
+int observable_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
+
+int observable_accept_nonblocking(int fd) {
+  return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}

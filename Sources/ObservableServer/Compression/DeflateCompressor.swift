@@ -1,0 +1,92 @@
+import CZlib
+
+/// Compresses one direction of a connection as a single raw deflate stream (RFC 1951), the
+/// way IMAP `COMPRESS=DEFLATE` (RFC 4978) does.
+///
+/// The stream lives as long as the connection rather than being restarted per message, so
+/// each message is compressed against the history of the earlier ones; that is where most
+/// of the gain on small, repetitive JSON lines comes from. Every ``compress(_:appendingTo:)``
+/// ends with a sync flush, so the peer can decode everything sent so far without waiting for
+/// more data.
+///
+/// Not `Sendable`: every call mutates zlib's stream state, so an instance belongs to one
+/// connection and must be used from one thread at a time (for instance the connection's
+/// writer). Calls from different threads must be ordered by the caller.
+final class DeflateCompressor {
+  /// The level used when none is given; zlib's own default trade-off of speed and size.
+  static let defaultLevel = 6
+
+  /// Heap-allocated because zlib remembers the `z_stream`'s address in its internal state
+  /// and rejects calls made through a copy, and a stored struct property may move.
+  private let stream: UnsafeMutablePointer<z_stream>
+
+  /// How much output space each `deflate` call gets. Well above the six bytes zlib needs to
+  /// finish a sync flush, so flush markers are never split across calls needlessly.
+  private static let outputStep = 16 * 1024
+
+  /// Creates a raw deflate stream (no zlib header or trailer, 32 KiB window, memLevel 8).
+  ///
+  /// - Parameter level: 0 (store) to 9 (smallest), or -1 for zlib's default.
+  /// - Throws: ``CompressionError/initializationFailed(code:message:)`` when zlib rejects
+  ///   the level or cannot allocate its state.
+  init(level: Int = DeflateCompressor.defaultLevel) throws(CompressionError) {
+    let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+    stream.initialize(to: z_stream())
+    let code = observable_deflate_init_raw(stream, Int32(clamping: level), -15, 8)
+    guard code == Z_OK else {
+      let message = CompressionError.zlibMessage(stream.pointee, code: code)
+      stream.deinitialize(count: 1)
+      stream.deallocate()
+      throw .initializationFailed(code: code, message: message)
+    }
+    self.stream = stream
+  }
+
+  deinit {
+    deflateEnd(stream)
+    stream.deinitialize(count: 1)
+    stream.deallocate()
+  }
+
+  /// Compresses `input` and appends the result, ending with a sync flush, to `out`.
+  ///
+  /// After the call, `out` holds everything the peer needs to decode all input given so
+  /// far; nothing is held back inside zlib. An empty `input` appends nothing, because the
+  /// previous call already flushed.
+  func compress(_ input: UnsafeRawBufferPointer, appendingTo out: inout [UInt8]) {
+    guard let base = input.baseAddress, !input.isEmpty else { return }
+    // avail_in is 32 bits wide; only the final slice carries the flush.
+    var offset = 0
+    while offset < input.count {
+      let length = min(input.count - offset, Int(UInt32.max))
+      stream.pointee.next_in = UnsafePointer((base + offset).assumingMemoryBound(to: Bytef.self))
+      stream.pointee.avail_in = UInt32(length)
+      offset += length
+      deflatePendingInput(flush: offset == input.count ? Z_SYNC_FLUSH : Z_NO_FLUSH, into: &out)
+    }
+    // Drop the borrowed pointer so zlib never holds a reference to the caller's buffer.
+    stream.pointee.next_in = nil
+  }
+
+  /// Runs `deflate` until it has consumed all pending input and, for a flush, emitted all of
+  /// its output; zlib signals "more to come" by filling the output space completely.
+  private func deflatePendingInput(flush: Int32, into out: inout [UInt8]) {
+    repeat {
+      let start = out.count
+      out.append(contentsOf: repeatElement(0, count: Self.outputStep))
+      let produced = out.withUnsafeMutableBufferPointer { buffer in
+        stream.pointee.next_out = buffer.baseAddress! + start
+        stream.pointee.avail_out = UInt32(Self.outputStep)
+        let code = deflate(stream, flush)
+        stream.pointee.next_out = nil
+        // Z_BUF_ERROR only reports that no progress was possible (a repeated flush);
+        // Z_STREAM_ERROR means the stream state is corrupt, which is a bug, not bad input.
+        precondition(
+          code == Z_OK || code == Z_BUF_ERROR,
+          "deflate failed: \(CompressionError.zlibMessage(stream.pointee, code: code))")
+        return Self.outputStep - Int(stream.pointee.avail_out)
+      }
+      out.removeLast(Self.outputStep - produced)
+    } while stream.pointee.avail_out == 0
+  }
+}

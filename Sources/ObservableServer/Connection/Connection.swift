@@ -1,0 +1,269 @@
+import CLinux
+import Glibc
+import Logging
+
+/// One client socket: an observer of the streams it subscribes to.
+///
+/// Reading, request handling, writing and closing all happen on the connection's event loop.
+/// Streams deliver from other threads into the ``Outbox`` only. Closing the socket, for any
+/// reason, unsubscribes every subscription of the connection, each disconnect running once.
+final class Connection: ReadinessHandler, @unchecked Sendable {
+  // Unchecked: other threads only call `deliver(_:)`, which touches the mutex-guarded outbox
+  // and the loop's task queue; every other member is used on `loop`'s thread alone.
+
+  let peer: String
+  let loop: EventLoop
+  let state: ServerState
+
+  init(descriptor: Int32, peer: String, loop: EventLoop, state: ServerState) {
+    self.descriptor = descriptor
+    self.peer = peer
+    self.loop = loop
+    self.state = state
+    outbox = Outbox(limit: state.configuration.maxQueuedBytes)
+    framer = LineFramer(maxLineBytes: state.configuration.maxLineBytes)
+  }
+
+  /// The observer this connection subscribes with; each line goes to the outbox.
+  private(set) lazy var observer = StreamObserver { [self] line in deliver(line) }
+
+  // MARK: Any thread
+
+  /// Queues a stream's line for writing; counts it as dropped when the connection cannot take it.
+  func deliver(_ line: [UInt8]) {
+    if !enqueue(line) { state.counters.update { $0.droppedTotal += 1 } }
+  }
+
+  /// Queues bytes for writing; returns whether they were accepted.
+  @discardableResult
+  func enqueue(_ bytes: [UInt8]) -> Bool {
+    let outcome = bytes.withUnsafeBytes { outbox.append($0) }
+    switch outcome {
+    case .queued:
+      return true
+    case .needsFlush:
+      loop.execute { [self] in flush() }
+      return true
+    case .overflowed:
+      state.counters.update { $0.slowConsumersTotal += 1 }
+      loop.execute { [self] in closeAsSlowConsumer() }
+      return false
+    case .refused:
+      return false
+    }
+  }
+
+  // MARK: Loop thread
+
+  /// Registers with the loop and greets the client.
+  func open() {
+    // Shutdown may have closed the connection before its first turn on the loop.
+    guard !closed else { return }
+    do {
+      try loop.register(descriptor, events: EPOLLIN.rawValue | EPOLLRDHUP.rawValue, handler: self)
+    } catch {
+      state.logger.warning("cannot watch connection", metadata: ["peer": "\(peer)", "error": "\(error)"])
+      Glibc.close(descriptor)
+      state.remove(self)
+      return
+    }
+    session = Session(connection: self)
+    enqueue(Greeting.line(version: state.version, authRequired: state.configuration.token != nil))
+    state.logger.info("connection opened", metadata: ["peer": "\(peer)"])
+  }
+
+  func descriptorReady(_ events: UInt32) {
+    if events & (EPOLLIN.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue | EPOLLRDHUP.rawValue) != 0 {
+      readAvailable()
+    }
+    if !closed, events & EPOLLOUT.rawValue != 0 { flush() }
+  }
+
+  /// Switches both directions to raw deflate; everything queued so far, the `compress` reply
+  /// included, still goes out uncompressed.
+  func startCompression(_ codec: WireCompression) {
+    if writeOffset == writing.count {
+      writing.removeAll(keepingCapacity: true)
+      writeOffset = 0
+    }
+    outbox.take(replacingWith: &plain, inFlight: writing.count - writeOffset)
+    writing.append(contentsOf: plain)
+    compression = codec
+    flush()
+  }
+
+  /// Closes the socket and unsubscribes everything, once.
+  func close(_ reason: String) {
+    guard !closed else { return }
+    closed = true
+    outbox.close()
+    loop.deregister(descriptor)
+    Glibc.close(descriptor)
+    session?.unsubscribeAll()
+    session = nil
+    state.remove(self)
+    state.logger.info("connection closed", metadata: ["peer": "\(peer)", "reason": "\(reason)"])
+  }
+
+  // MARK: Reading
+
+  private func readAvailable() {
+    // A bounded number of reads per wake-up, so one busy client cannot starve the others.
+    for _ in 0..<16 {
+      let result: IOResult<Int>
+      do {
+        result = try SocketCalls.read(descriptor, into: loop.readBuffer)
+      } catch {
+        close(error.code == ECONNRESET ? "reset by peer" : "read failed: \(error)")
+        return
+      }
+      switch result {
+      case .wouldBlock:
+        return
+      case .done(0):
+        close("closed by peer")
+        return
+      case .done(let count):
+        state.counters.update { $0.bytesIn += count }
+        receive(UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
+        if closed { return }
+      }
+    }
+  }
+
+  private func receive(_ bytes: UnsafeRawBufferPointer) {
+    if let compression {
+      do {
+        try compression.inflate(bytes) { frame($0) }
+      } catch {
+        state.logger.warning(
+          "corrupt compressed input", metadata: ["peer": "\(peer)", "error": "\(error)"])
+        close("corrupt compressed input")
+      }
+      return
+    }
+    let consumed = frame(bytes)
+    // A `compress` request switched the rest of this read to deflate.
+    if consumed < bytes.count, !closed, compression != nil {
+      receive(UnsafeRawBufferPointer(rebasing: bytes[consumed...]))
+    }
+  }
+
+  @discardableResult
+  private func frame(_ bytes: UnsafeRawBufferPointer) -> Int {
+    framer.feed(bytes) { event in
+      guard let session, !closed else { return false }
+      switch event {
+      case .line(let line): return session.handle(line)
+      case .tooLong:
+        session.reject(
+          op: nil, id: nil,
+          ProtocolError(
+            .lineTooLong,
+            "line longer than \(state.configuration.maxLineBytes) bytes; the rest of it is skipped"))
+        return true
+      }
+    }
+  }
+
+  // MARK: Writing
+
+  /// Writes what the outbox holds until it is empty or the socket is full.
+  func flush() {
+    while !closed {
+      if writeOffset == writing.count {
+        writeOffset = 0
+        takeFromOutbox()
+        if writing.isEmpty {
+          if outbox.finishFlushIfIdle(inFlight: 0) {
+            watchWritable(false)
+            return
+          }
+          continue
+        }
+      }
+      let sent = writing.withUnsafeBytes { bytes in
+        Result { () throws(SystemError) in
+          try SocketCalls.send(descriptor, UnsafeRawBufferPointer(rebasing: bytes[writeOffset...]))
+        }
+      }
+      let result: IOResult<Int>
+      switch sent {
+      case .success(let outcome):
+        result = outcome
+      case .failure(let error):
+        close(error.code == EPIPE || error.code == ECONNRESET ? "reset by peer" : "write failed: \(error)")
+        return
+      }
+      switch result {
+      case .done(let count):
+        writeOffset += count
+        state.counters.update { $0.bytesOut += count }
+      case .wouldBlock:
+        _ = outbox.finishFlushIfIdle(inFlight: writing.count - writeOffset)
+        watchWritable(true)
+        return
+      }
+    }
+  }
+
+  private func takeFromOutbox() {
+    if writing.capacity > 1 << 20 { writing = [] }
+    guard let compression else {
+      outbox.take(replacingWith: &writing, inFlight: 0)
+      if !writing.isEmpty { state.counters.update { $0.bytesOutUncompressed += writing.count } }
+      return
+    }
+    outbox.take(replacingWith: &plain, inFlight: 0)
+    writing.removeAll(keepingCapacity: true)
+    guard !plain.isEmpty else { return }
+    state.counters.update { $0.bytesOutUncompressed += plain.count }
+    plain.withUnsafeBytes { compression.deflate($0, appendingTo: &writing) }
+  }
+
+  private func watchWritable(_ watch: Bool) {
+    guard watch != watchingWritable else { return }
+    watchingWritable = watch
+    let events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue | (watch ? EPOLLOUT.rawValue : 0)
+    do {
+      try loop.modify(descriptor, events: events)
+    } catch {
+      close("cannot watch socket: \(error)")
+    }
+  }
+
+  private func closeAsSlowConsumer() {
+    guard !closed else { return }
+    state.logger.warning(
+      "closing slow consumer",
+      metadata: ["peer": "\(peer)", "queued_limit": "\(state.configuration.maxQueuedBytes)"])
+    var notice: [UInt8] = []
+    ReplyEncoder.error(
+      op: nil, id: nil,
+      ProtocolError(.slowConsumer, "more than \(state.configuration.maxQueuedBytes) bytes queued"),
+      to: &notice)
+    if let compression {
+      // Compressed output is one stream: the notice can only follow what was fully written.
+      guard writeOffset == writing.count else { return close("slow consumer") }
+      var compressed: [UInt8] = []
+      notice.withUnsafeBytes { compression.deflate($0, appendingTo: &compressed) }
+      notice = compressed
+    } else if writeOffset < writing.count {
+      // Finish the line being written, if the socket takes it, so the notice starts a line.
+      notice = writing[writeOffset...].prefix { $0 != 0x0A } + [0x0A] + notice
+    }
+    _ = notice.withUnsafeBytes { try? SocketCalls.send(descriptor, $0) }
+    close("slow consumer")
+  }
+
+  private let descriptor: Int32
+  private let outbox: Outbox
+  private var framer: LineFramer
+  private var session: Session?
+  private var compression: WireCompression?
+  private var writing: [UInt8] = []
+  private var plain: [UInt8] = []
+  private var writeOffset = 0
+  private var watchingWritable = false
+  private var closed = false
+}

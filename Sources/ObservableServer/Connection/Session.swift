@@ -1,0 +1,161 @@
+import IndefiniteObservable
+import Logging
+
+/// The protocol state of one connection: its subscriptions, whether it has authenticated, and
+/// the handling of each request. Used on the connection's loop thread only.
+final class Session {
+  init(connection: Connection) {
+    self.connection = connection
+    authenticated = connection.state.configuration.token == nil
+  }
+
+  /// Handles one request line; returns `false` when the rest of the input is no longer lines
+  /// (compression started).
+  func handle(_ line: UnsafeRawBufferPointer) -> Bool {
+    do throws(RequestRejection) {
+      return try RequestParser.parse(line) { request throws(RequestRejection) in
+        do throws(ProtocolError) {
+          return try perform(request)
+        } catch {
+          throw RequestRejection(op: request.op.rawValue, id: request.id.map { Array($0) }, error: error)
+        }
+      }
+    } catch {
+      reject(op: error.op, id: error.id, error.error)
+      return true
+    }
+  }
+
+  /// Sends an error reply.
+  func reject(op: String?, id: [UInt8]?, _ error: ProtocolError) {
+    reply.removeAll(keepingCapacity: true)
+    if let id {
+      id.withUnsafeBytes { ReplyEncoder.error(op: op, id: $0, error, to: &reply) }
+    } else {
+      ReplyEncoder.error(op: op, id: nil, error, to: &reply)
+    }
+    connection.enqueue(reply)
+  }
+
+  /// Unsubscribes everything, as the connection closes.
+  func unsubscribeAll() {
+    let all = subscriptions
+    subscriptions = [:]
+    for subscription in all.values { subscription.unsubscribe() }
+  }
+
+  private func perform(_ request: Request) throws(ProtocolError) -> Bool {
+    guard authenticated || request.op == .auth else {
+      throw ProtocolError(.unauthorized, "send {\"op\":\"auth\",\"token\":…} first")
+    }
+    switch request.op {
+    case .publish: try publish(request)
+    case .subscribe: try subscribe(request)
+    case .unsubscribe: try unsubscribe(request)
+    case .list: list(request)
+    case .ping: ok(request)
+    case .help: ok(request) { HelpText.append(to: &$0) }
+    case .auth: try authenticate(request)
+    case .compress: return try compress(request)
+    }
+    return true
+  }
+
+  private func publish(_ request: Request) throws(ProtocolError) {
+    guard let name = request.stream else { throw ProtocolError(.badRequest, "publish needs \"stream\"") }
+    guard let value = request.value else { throw ProtocolError(.badRequest, "publish needs \"value\"") }
+    let receivers = try connection.state.registry.publish(value, to: name, retain: request.retain)
+    ok(request) { ReplyEncoder.integer("receivers", receivers, to: &$0) }
+  }
+
+  private func subscribe(_ request: Request) throws(ProtocolError) {
+    guard let name = request.stream else { throw ProtocolError(.badRequest, "subscribe needs \"stream\"") }
+    let stream = try connection.state.registry.stream(named: name)
+    guard subscriptions[name] == nil else {
+      throw ProtocolError(.alreadySubscribed, "already subscribed to \(name)")
+    }
+    // The reply goes first, so that values (a retained one, say) follow it.
+    ok(request) { Self.appendStream(name, to: &$0) }
+    subscriptions[name] = stream.subscribe(observer: connection.observer)
+    connection.state.logger.info(
+      "subscribed", metadata: ["peer": "\(connection.peer)", "stream": "\(name)"])
+  }
+
+  private func unsubscribe(_ request: Request) throws(ProtocolError) {
+    guard let name = request.stream else { throw ProtocolError(.badRequest, "unsubscribe needs \"stream\"") }
+    guard let subscription = subscriptions.removeValue(forKey: name) else {
+      throw ProtocolError(.notSubscribed, "not subscribed to \(name)")
+    }
+    subscription.unsubscribe()
+    ok(request) { Self.appendStream(name, to: &$0) }
+    connection.state.logger.info(
+      "unsubscribed", metadata: ["peer": "\(connection.peer)", "stream": "\(name)"])
+  }
+
+  private func list(_ request: Request) {
+    let streams = connection.state.registry.list()
+    ok(request) { out in
+      ReplyEncoder.key("streams", to: &out)
+      out.append(UInt8(ascii: "["))
+      for (index, stream) in streams.enumerated() {
+        if index > 0 { out.append(UInt8(ascii: ",")) }
+        out.append(contentsOf: #"{"name":""#.utf8)
+        out.append(contentsOf: stream.name.utf8)
+        out.append(contentsOf: #"","kind":""#.utf8)
+        out.append(contentsOf: stream.kind.rawValue.utf8)
+        out.append(contentsOf: #"","subscribers":\#(stream.subscribers)}"#.utf8)
+      }
+      out.append(UInt8(ascii: "]"))
+    }
+  }
+
+  private func authenticate(_ request: Request) throws(ProtocolError) {
+    guard let token = request.token else { throw ProtocolError(.badRequest, "auth needs \"token\"") }
+    if let expected = connection.state.configuration.token {
+      guard TokenComparison.matches(Array(token.utf8), Array(expected.utf8)) else {
+        connection.state.logger.warning("authentication failed", metadata: ["peer": "\(connection.peer)"])
+        throw ProtocolError(.unauthorized, "wrong token")
+      }
+    }
+    authenticated = true
+    ok(request)
+  }
+
+  private func compress(_ request: Request) throws(ProtocolError) -> Bool {
+    guard let algorithm = request.algorithm else {
+      throw ProtocolError(.badRequest, "compress needs \"algorithm\"")
+    }
+    guard algorithm == "deflate" else {
+      throw ProtocolError(.unsupported, "the only compression algorithm is deflate")
+    }
+    guard !compressed else { throw ProtocolError(.unsupported, "compression is already on") }
+    let codec: WireCompression
+    do {
+      codec = try WireCompression()
+    } catch {
+      throw ProtocolError(.unsupported, "compression unavailable: \(error)")
+    }
+    compressed = true
+    ok(request) { Self.appendStream(algorithm, key: "algorithm", to: &$0) }
+    connection.startCompression(codec)
+    connection.state.logger.info("compression on", metadata: ["peer": "\(connection.peer)"])
+    return false
+  }
+
+  private func ok(_ request: Request, fields: (inout [UInt8]) -> Void = { _ in }) {
+    reply.removeAll(keepingCapacity: true)
+    ReplyEncoder.ok(op: request.op, id: request.id, to: &reply, fields: fields)
+    connection.enqueue(reply)
+  }
+
+  private static func appendStream(_ name: String, key: StaticString = "stream", to out: inout [UInt8]) {
+    ReplyEncoder.key(key, to: &out)
+    JSONStringEncoding.append(name, to: &out)
+  }
+
+  private unowned let connection: Connection
+  private var subscriptions: [String: Subscription] = [:]
+  private var authenticated: Bool
+  private var compressed = false
+  private var reply: [UInt8] = []
+}

@@ -1,0 +1,91 @@
+extension JSONReader {
+  /// Validates the string token at `index` (which must be at its opening quote) and steps past it.
+  ///
+  /// Returns whether the token contains escapes, so that a caller decoding it can skip the search
+  /// for backslashes. Raw bytes must be well-formed UTF-8 because the decoded text is handed to
+  /// `String` and to other clients verbatim.
+  mutating func scanString() throws(JSONSyntaxError) -> Bool {
+    let open = index
+    var offset = index &+ 1
+    var hasEscapes = false
+    while true {
+      offset = JSONPlainBytes.specialByteOffset(
+        in: base, from: offset, to: end, stopAtNonASCII: true)
+      guard offset < end else {
+        throw JSONSyntaxError(offset: open, reason: "unterminated string")
+      }
+      let special = byte(at: offset)
+      if special == UInt8(ascii: "\"") {
+        index = offset &+ 1
+        return hasEscapes
+      }
+      if special == UInt8(ascii: "\\") {
+        hasEscapes = true
+        offset = try escapeEnd(at: offset, stringStart: open)
+      } else if special < 0x20 {
+        throw JSONSyntaxError(offset: offset, reason: "unescaped control character in string")
+      } else {
+        offset = try utf8SequenceEnd(at: offset)
+      }
+    }
+  }
+
+  /// Checks the escape sequence whose backslash is at `offset` and returns the offset after it.
+  private func escapeEnd(at offset: Int, stringStart: Int) throws(JSONSyntaxError) -> Int {
+    let letter = offset &+ 1
+    guard letter < end else {
+      throw JSONSyntaxError(offset: stringStart, reason: "unterminated string")
+    }
+    switch byte(at: letter) {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+      UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+      return letter &+ 1
+    case UInt8(ascii: "u"):
+      for digit in (letter &+ 1)..<(letter &+ 5) {
+        guard digit < end else {
+          throw JSONSyntaxError(offset: stringStart, reason: "unterminated string")
+        }
+        guard JSONScanner.hexValue(byte(at: digit)) != nil else {
+          throw JSONSyntaxError(offset: offset, reason: "invalid \\u escape")
+        }
+      }
+      return letter &+ 5
+    default:
+      throw JSONSyntaxError(offset: offset, reason: "invalid escape sequence")
+    }
+  }
+
+  /// Checks the multi-byte UTF-8 sequence whose lead byte is at `offset` and returns the offset
+  /// after it.
+  ///
+  /// The allowed ranges for the second byte follow Unicode Table 3-7, which is what rules out
+  /// overlong forms (C0, C1, E0 80–9F, F0 80–8F), UTF-16 surrogates (ED A0–BF) and code points
+  /// above U+10FFFF (F4 90–BF, F5–FF).
+  private func utf8SequenceEnd(at offset: Int) throws(JSONSyntaxError) -> Int {
+    let lead = byte(at: offset)
+    let length: Int
+    var low: UInt8 = 0x80
+    var high: UInt8 = 0xBF
+    switch lead {
+    case 0xC2...0xDF: length = 2
+    case 0xE0: (length, low) = (3, 0xA0)
+    case 0xE1...0xEC, 0xEE...0xEF: length = 3
+    case 0xED: (length, high) = (3, 0x9F)
+    case 0xF0: (length, low) = (4, 0x90)
+    case 0xF1...0xF3: length = 4
+    case 0xF4: (length, high) = (4, 0x8F)
+    default: throw invalidUTF8(at: offset)
+    }
+    guard offset &+ length <= end else { throw invalidUTF8(at: offset) }
+    let second = byte(at: offset &+ 1)
+    guard second >= low && second <= high else { throw invalidUTF8(at: offset) }
+    for continuation in (offset &+ 2)..<(offset &+ length) {
+      guard byte(at: continuation) & 0xC0 == 0x80 else { throw invalidUTF8(at: offset) }
+    }
+    return offset &+ length
+  }
+
+  private func invalidUTF8(at offset: Int) -> JSONSyntaxError {
+    JSONSyntaxError(offset: offset, reason: "invalid UTF-8 in string")
+  }
+}

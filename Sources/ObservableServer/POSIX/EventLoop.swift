@@ -1,0 +1,163 @@
+import CLinux
+import Foundation
+import Glibc
+import Synchronization
+
+/// Something registered with an ``EventLoop`` that it tells when its descriptor is ready.
+///
+/// Handlers are only ever called on their loop's thread.
+protocol ReadinessHandler: AnyObject {
+  /// Called with the epoll event mask (`EPOLLIN`, `EPOLLOUT`, `EPOLLHUP`, `EPOLLERR`).
+  func descriptorReady(_ events: UInt32)
+}
+
+/// One thread that waits on epoll and runs the handlers and tasks given to it.
+///
+/// State that only the loop thread touches (the handler table) needs no lock; tasks from other
+/// threads go through a mutex-guarded queue and an eventfd that wakes the loop.
+final class EventLoop: @unchecked Sendable {
+  /// Creates the loop's epoll and wake-up descriptors; call ``start()`` to run it.
+  init(name: String) throws(SystemError) {
+    self.name = name
+    epoll = try blockingSyscall("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
+    wakeup = try blockingSyscall("eventfd") {
+      eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
+    }
+    var event = epoll_event()
+    event.events = EPOLLIN.rawValue
+    event.data.u64 = UInt64(UInt32(bitPattern: wakeup))
+    _ = try blockingSyscall("epoll_ctl") { epoll_ctl(epoll, EPOLL_CTL_ADD, wakeup, &event) }
+  }
+
+  deinit {
+    close(epoll)
+    close(wakeup)
+  }
+
+  let name: String
+
+  /// Starts the loop's thread.
+  func start() {
+    let thread = Thread { [self] in run() }
+    thread.name = name
+    thread.stackSize = 1 << 20
+    thread.start()
+  }
+
+  /// Runs `task` on the loop thread, soon.
+  func execute(_ task: @escaping @Sendable () -> Void) {
+    let wasIdle = tasks.withLock { queue in
+      queue.append(task)
+      return queue.count == 1
+    }
+    if wasIdle {
+      var one: UInt64 = 1
+      _ = Glibc.write(wakeup, &one, 8)
+    }
+  }
+
+  /// Whether the caller is on this loop's thread.
+  var inLoop: Bool { pthread_equal(pthread_self(), loopThread.withLock { $0 }) != 0 }
+
+  /// Stops the loop after the tasks already queued have run.
+  func stop() {
+    execute { [self] in running = false }
+  }
+
+  /// Blocks until the loop thread has ended, up to `timeout`.
+  func awaitStopped(timeout: Duration) -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+      if stopped.withLock({ $0 }) { return true }
+      usleep(1000)
+    }
+    return false
+  }
+
+  // MARK: Loop thread only
+
+  /// Starts watching `fd` for `events` on behalf of `handler`. Loop thread only.
+  func register(_ fd: Int32, events: UInt32, handler: ReadinessHandler) throws(SystemError) {
+    var event = epoll_event()
+    event.events = events
+    event.data.u64 = UInt64(UInt32(bitPattern: fd))
+    _ = try blockingSyscall("epoll_ctl(ADD)") { epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event) }
+    handlers[fd] = handler
+  }
+
+  /// Changes the events watched for `fd`. Loop thread only.
+  func modify(_ fd: Int32, events: UInt32) throws(SystemError) {
+    var event = epoll_event()
+    event.events = events
+    event.data.u64 = UInt64(UInt32(bitPattern: fd))
+    _ = try blockingSyscall("epoll_ctl(MOD)") { epoll_ctl(epoll, EPOLL_CTL_MOD, fd, &event) }
+  }
+
+  /// Stops watching `fd`; the caller closes it afterwards. Loop thread only.
+  func deregister(_ fd: Int32) {
+    _ = epoll_ctl(epoll, EPOLL_CTL_DEL, fd, nil)
+    handlers[fd] = nil
+  }
+
+  /// The loop's reusable read buffer, so idle connections hold no buffer of their own.
+  let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+
+  private func run() {
+    loopThread.withLock { $0 = pthread_self() }
+    let capacity = 256
+    let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
+    defer {
+      events.deallocate()
+      stopped.withLock { $0 = true }
+    }
+    while running {
+      let count = epoll_wait(epoll, events, Int32(capacity), -1)
+      if count < 0 { continue }
+      for index in 0..<Int(count) {
+        let fd = Int32(bitPattern: UInt32(truncatingIfNeeded: events[index].data.u64))
+        if fd == wakeup {
+          var value: UInt64 = 0
+          _ = Glibc.read(wakeup, &value, 8)
+        } else {
+          handlers[fd]?.descriptorReady(events[index].events)
+        }
+      }
+      runTasks()
+    }
+  }
+
+  private func runTasks() {
+    // Tasks queued while these run wait for the next turn, so sockets are not starved.
+    let batch = tasks.withLock { queue in
+      defer { queue.removeAll(keepingCapacity: true) }
+      return queue
+    }
+    for task in batch { task() }
+  }
+
+  private let epoll: Int32
+  private let wakeup: Int32
+  private let tasks = Mutex<[@Sendable () -> Void]>([])
+  private let loopThread = Mutex<pthread_t>(0)
+  private let stopped = Mutex(false)
+  private var running = true
+  private var handlers: [Int32: ReadinessHandler] = [:]
+}
+
+extension EventLoop {
+  /// Runs `body` on the loop thread and waits for it, for set-up that must happen there.
+  func submitAndWait(_ body: @escaping @Sendable () throws(SystemError) -> Void) throws(SystemError) {
+    let done = DispatchSemaphore(value: 0)
+    let outcome = Mutex<SystemError?>(nil)
+    execute {
+      do throws(SystemError) {
+        try body()
+      } catch {
+        outcome.withLock { $0 = error }
+      }
+      done.signal()
+    }
+    done.wait()
+    if let error = outcome.withLock({ $0 }) { throw error }
+  }
+}

@@ -1,0 +1,105 @@
+import CLinux
+import Glibc
+
+/// Small throwing wrappers around the socket calls the server makes.
+///
+/// Each goes through ``syscall(_:_:)``, so `EINTR` and `EAGAIN` are handled in one place.
+enum SocketCalls {
+  /// Creates a non-blocking listening socket bound to `address`.
+  static func listen(on address: ListenAddress, backlog: Int32) throws(SystemError) -> Int32 {
+    let resolved = try SocketAddress(address)
+    let fd = try blockingSyscall("socket") {
+      socket(resolved.family, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
+    }
+    do {
+      if resolved.family != AF_UNIX { try setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1) }
+      // Lets `[::]:P` and `0.0.0.0:P` be listened on side by side.
+      if resolved.family == AF_INET6 { try setOption(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, 1) }
+      _ = try resolved.withSockaddr { address, length throws(SystemError) in
+        try blockingSyscall("bind") { bind(fd, address, length) }
+      }
+      _ = try blockingSyscall("listen") { Glibc.listen(fd, backlog) }
+      return fd
+    } catch {
+      close(fd)
+      throw error
+    }
+  }
+
+  /// Accepts one pending connection as a non-blocking descriptor, or `nil` when none is waiting.
+  static func accept(_ listener: Int32) throws(SystemError) -> Int32? {
+    switch try syscall("accept4", { observable_accept_nonblocking(listener) }) {
+    case .done(let fd): return fd
+    case .wouldBlock: return nil
+    }
+  }
+
+  /// Reads what is available into `buffer`; `.done(0)` means the peer closed.
+  static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError)
+    -> IOResult<Int>
+  {
+    try syscall("read") { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+  }
+
+  /// Sends as much of `bytes` as the socket takes, without raising `SIGPIPE`.
+  static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemError)
+    -> IOResult<Int>
+  {
+    try syscall("send") { Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
+  }
+
+  /// Sets an integer socket option.
+  static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32)
+    throws(SystemError)
+  {
+    var value = value
+    _ = try blockingSyscall("setsockopt") {
+      setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size))
+    }
+  }
+
+  /// The TCP port a socket is bound to, or `nil` for other families.
+  static func boundPort(_ fd: Int32) -> UInt16? {
+    var storage = sockaddr_storage()
+    var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+    let status = withUnsafeMutablePointer(to: &storage) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
+    guard status == 0 else { return nil }
+    return withUnsafeBytes(of: storage) { raw in
+      switch Int32(storage.ss_family) {
+      case AF_INET: UInt16(bigEndian: raw.load(as: sockaddr_in.self).sin_port)
+      case AF_INET6: UInt16(bigEndian: raw.load(as: sockaddr_in6.self).sin6_port)
+      default: nil
+      }
+    }
+  }
+}
+
+extension SocketCalls {
+  /// The peer's address as `host:port`, or the listener's label for Unix sockets.
+  static func peerName(_ fd: Int32, listener: String) -> String {
+    var storage = sockaddr_storage()
+    var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+    let status = withUnsafeMutablePointer(to: &storage) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) }
+    }
+    guard status == 0 else { return listener }
+    var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+    var service = [CChar](repeating: 0, count: Int(NI_MAXSERV))
+    let family = Int32(storage.ss_family)
+    guard family == AF_INET || family == AF_INET6 else { return listener }
+    let resolved = withUnsafePointer(to: &storage) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        getnameinfo(
+          $0, length, &host, socklen_t(host.count), &service, socklen_t(service.count),
+          NI_NUMERICHOST | NI_NUMERICSERV)
+      }
+    }
+    guard resolved == 0 else { return listener }
+    let hostText = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let serviceText = String(
+      decoding: service.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return family == AF_INET6 ? "[\(hostText)]:\(serviceText)" : "\(hostText):\(serviceText)"
+  }
+}

@@ -1,0 +1,27 @@
+/// Encodes the line a stream sends its observers: `{"stream":NAME,"value":V}\n`.
+///
+/// A value is encoded once per publish and the same bytes go to every subscriber.
+enum DeliveryEncoder {
+  /// Encodes raw, already validated JSON `value` for the stream `name`.
+  static func line(stream name: String, rawValue value: UnsafeRawBufferPointer) -> [UInt8] {
+    var line: [UInt8] = []
+    line.reserveCapacity(name.utf8.count + value.count + 24)
+    line.append(contentsOf: #"{"stream":""#.utf8)
+    // Valid names are tokens of [A-Za-z0-9_-] and dots, which need no escaping.
+    line.append(contentsOf: name.utf8)
+    line.append(contentsOf: #"","value":"#.utf8)
+    line.append(contentsOf: value)
+    line.append(contentsOf: "}\n".utf8)
+    return line
+  }
+
+  /// Encodes a line of text from a source such as a process: JSON if it parses, else a string.
+  static func line(stream name: String, text: UnsafeRawBufferPointer) -> [UInt8] {
+    if let scanned = try? JSONScanner.scanValue(text) {
+      return line(stream: name, rawValue: UnsafeRawBufferPointer(rebasing: text[scanned.range]))
+    }
+    var encoded: [UInt8] = []
+    JSONStringEncoding.append(String(decoding: text, as: UTF8.self), to: &encoded)
+    return encoded.withUnsafeBytes { line(stream: name, rawValue: $0) }
+  }
+}

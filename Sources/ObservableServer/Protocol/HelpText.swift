@@ -1,0 +1,26 @@
+/// The `help` reply's list of commands, for people at a terminal.
+enum HelpText {
+  static let commands = [
+    "subscribe NAME            values of NAME arrive as {\"stream\":NAME,\"value\":V}",
+    "subscribe a.*  /  a.>     patterns: * is one token, > is one or more trailing tokens",
+    "unsubscribe NAME",
+    "publish NAME VALUE        VALUE is JSON if it parses, else a string",
+    "retain NAME VALUE         publish and keep VALUE for later subscribers",
+    "list                      streams with their kind and subscribers",
+    "ping",
+    "auth TOKEN",
+    "compress deflate          raw deflate both ways from the next byte on",
+    "JSON requests: {\"op\":\"subscribe\",\"stream\":\"clock\",\"id\":1}",
+  ]
+
+  /// Appends `,"commands":[…]`.
+  static func append(to out: inout [UInt8]) {
+    ReplyEncoder.key("commands", to: &out)
+    out.append(UInt8(ascii: "["))
+    for (index, command) in commands.enumerated() {
+      if index > 0 { out.append(UInt8(ascii: ",")) }
+      JSONStringEncoding.append(command, to: &out)
+    }
+    out.append(UInt8(ascii: "]"))
+  }
+}

@@ -1,0 +1,20 @@
+/// One parsed request line.
+///
+/// `id` and `value` point into the line being handled (or into a buffer the parser owns for the
+/// duration of the call), so a request must not outlive the closure it is handed to.
+struct Request {
+  var op: Operation
+  /// The request's `id` as raw JSON bytes, echoed unchanged in the reply.
+  var id: UnsafeRawBufferPointer?
+  var stream: String?
+  /// The published value as raw, validated JSON bytes.
+  var value: UnsafeRawBufferPointer?
+  var retain = false
+  var token: String?
+  var algorithm: String?
+
+  init(op: Operation, id: UnsafeRawBufferPointer? = nil) {
+    self.op = op
+    self.id = id
+  }
+}

@@ -1,0 +1,87 @@
+/// Turns request lines into ``Request`` values.
+///
+/// A line that starts with `{` is a JSON request; any other line is the text shorthand meant for
+/// people at a terminal (`subscribe clock`, `publish room.1 hello`).
+enum RequestParser {
+  /// Parses `line` (without its line ending) and hands the request to `body`.
+  static func parse<Output>(
+    _ line: UnsafeRawBufferPointer,
+    _ body: (Request) throws(RequestRejection) -> Output
+  ) throws(RequestRejection) -> Output {
+    var start = 0
+    while start < line.count, line[start] == UInt8(ascii: " ") || line[start] == UInt8(ascii: "\t") {
+      start += 1
+    }
+    if start < line.count, line[start] == UInt8(ascii: "{") {
+      return try body(parseJSON(line))
+    }
+    return try ShorthandParser.parse(UnsafeRawBufferPointer(rebasing: line[start...]), body)
+  }
+
+  private static func parseJSON(_ line: UnsafeRawBufferPointer) throws(RequestRejection) -> Request {
+    let object: [JSONMember]?
+    do {
+      object = try JSONScanner.scanObject(line)
+    } catch {
+      throw RequestRejection(
+        error: ProtocolError(.badRequest, "invalid JSON at byte \(error.offset): \(error.reason)"))
+    }
+    guard let members = object else {
+      throw RequestRejection(error: ProtocolError(.badRequest, "a request must be a JSON object"))
+    }
+    var fields = RequestFields()
+    for member in members {
+      guard fields.seen.insert(member.key).inserted else {
+        throw fields.rejection(.badRequest, "duplicate key \"\(member.key)\"")
+      }
+      let raw = UnsafeRawBufferPointer(rebasing: line[member.value])
+      switch member.key {
+      case "op":
+        guard member.kind == .string else { throw fields.rejection(.badRequest, "\"op\" must be a string") }
+        fields.op = JSONScanner.decodeString(line, member.value)
+      case "id":
+        guard member.kind != .object, member.kind != .array else {
+          throw fields.rejection(.badRequest, "\"id\" must be a string, number, boolean or null")
+        }
+        fields.id = raw
+      default:
+        fields.others.append(member)
+      }
+    }
+    guard let opText = fields.op else { throw fields.rejection(.badRequest, "missing \"op\"") }
+    guard let op = Operation(rawValue: opText) else {
+      throw fields.rejection(.unknownOp, "unknown op \"\(opText)\"; send {\"op\":\"help\"}")
+    }
+    var request = Request(op: op, id: fields.id)
+    for member in fields.others {
+      switch member.key {
+      case "stream": request.stream = try fields.string(member, in: line)
+      case "token": request.token = try fields.string(member, in: line)
+      case "algorithm": request.algorithm = try fields.string(member, in: line)
+      case "value": request.value = UnsafeRawBufferPointer(rebasing: line[member.value])
+      case "retain":
+        guard member.kind == .bool else { throw fields.rejection(.badRequest, "\"retain\" must be a boolean") }
+        request.retain = line[member.value.lowerBound] == UInt8(ascii: "t")
+      default: continue
+      }
+    }
+    return request
+  }
+}
+
+/// What has been read of a JSON request so far, so that errors can name its op and id.
+private struct RequestFields {
+  var seen: Set<String> = []
+  var op: String?
+  var id: UnsafeRawBufferPointer?
+  var others: [JSONMember] = []
+
+  func rejection(_ code: ErrorCode, _ message: String) -> RequestRejection {
+    RequestRejection(op: op, id: id.map { Array($0) }, error: ProtocolError(code, message))
+  }
+
+  func string(_ member: JSONMember, in line: UnsafeRawBufferPointer) throws(RequestRejection) -> String {
+    guard member.kind == .string else { throw rejection(.badRequest, "\"\(member.key)\" must be a string") }
+    return JSONScanner.decodeString(line, member.value)
+  }
+}

@@ -1,0 +1,82 @@
+/// Parses the text shorthand: `subscribe NAME`, `unsubscribe NAME`, `publish NAME VALUE...`,
+/// `retain NAME VALUE...`, `list`, `ping`, `help`, `auth TOKEN` and `compress deflate`.
+///
+/// A published value is the rest of the line: JSON if it parses as JSON, otherwise a string.
+enum ShorthandParser {
+  static func parse<Output>(
+    _ line: UnsafeRawBufferPointer,
+    _ body: (Request) throws(RequestRejection) -> Output
+  ) throws(RequestRejection) -> Output {
+    guard let text = String(validating: line, as: UTF8.self) else {
+      throw RequestRejection(error: ProtocolError(.badRequest, "the line is not valid UTF-8"))
+    }
+    let (word, rest) = splitWord(Substring(text))
+    guard let op = word == "retain" ? .publish : Operation(rawValue: String(word)) else {
+      throw RequestRejection(
+        op: String(word),
+        error: ProtocolError(.unknownOp, "unknown command \"\(word.prefix(64))\"; type help"))
+    }
+    var request = Request(op: op)
+    switch op {
+    case .list, .ping, .help:
+      try expectEnd(rest, op)
+      return try body(request)
+    case .subscribe, .unsubscribe:
+      let (name, tail) = splitWord(rest)
+      try expectPresent(name, "\(op.rawValue) NAME")
+      try expectEnd(tail, op)
+      request.stream = String(name)
+      return try body(request)
+    case .auth:
+      let (token, tail) = splitWord(rest)
+      try expectPresent(token, "auth TOKEN")
+      try expectEnd(tail, op)
+      request.token = String(token)
+      return try body(request)
+    case .compress:
+      let (algorithm, tail) = splitWord(rest)
+      try expectPresent(algorithm, "compress deflate")
+      try expectEnd(tail, op)
+      request.algorithm = String(algorithm)
+      return try body(request)
+    case .publish:
+      let (name, tail) = splitWord(rest)
+      try expectPresent(name, "\(word) NAME VALUE")
+      let valueText = tail.drop { $0 == " " || $0 == "\t" }
+      try expectPresent(valueText, "\(word) NAME VALUE")
+      request.stream = String(name)
+      request.retain = word == "retain"
+      var encoded = Array(valueText.utf8)
+      let isJSON = encoded.withUnsafeBytes { (try? JSONScanner.scanValue($0)) != nil }
+      if !isJSON {
+        encoded.removeAll(keepingCapacity: true)
+        JSONStringEncoding.append(String(valueText), to: &encoded)
+      }
+      let outcome = encoded.withUnsafeBytes { bytes in
+        request.value = bytes
+        return Result { () throws(RequestRejection) in try body(request) }
+      }
+      return try outcome.get()
+    }
+  }
+
+  private static func splitWord(_ text: Substring) -> (Substring, Substring) {
+    let trimmed = text.drop { $0 == " " || $0 == "\t" }
+    let end = trimmed.firstIndex { $0 == " " || $0 == "\t" } ?? trimmed.endIndex
+    return (trimmed[..<end], trimmed[end...])
+  }
+
+  private static func expectPresent(_ word: Substring, _ usage: String) throws(RequestRejection) {
+    guard word.isEmpty else { return }
+    throw RequestRejection(
+      op: usage.split(separator: " ").first.map(String.init),
+      error: ProtocolError(.badRequest, "usage: \(usage)"))
+  }
+
+  private static func expectEnd(_ rest: Substring, _ op: Operation) throws(RequestRejection) {
+    guard rest.allSatisfy({ $0 == " " || $0 == "\t" }) else {
+      throw RequestRejection(
+        op: op.rawValue, error: ProtocolError(.badRequest, "unexpected words after \(op.rawValue)"))
+    }
+  }
+}

@@ -1,0 +1,103 @@
+import CLinux
+import Dispatch
+import Glibc
+import Logging
+
+/// A listening socket on the first event loop that accepts clients and spreads them over all
+/// loops.
+final class Listener: ReadinessHandler, @unchecked Sendable {
+  // Unchecked: after `init`, every member is used on `loop`'s thread only.
+
+  /// What the listener listens on, for logs and for the bound port.
+  let label: String
+
+  init(
+    descriptor: Int32,
+    label: String,
+    unixPath: String?,
+    loop: EventLoop,
+    connectionLoops: [EventLoop],
+    state: ServerState
+  ) {
+    self.descriptor = descriptor
+    self.label = label
+    self.unixPath = unixPath
+    self.loop = loop
+    self.connectionLoops = connectionLoops
+    self.state = state
+  }
+
+  /// Starts accepting. Loop thread only.
+  func open() throws(SystemError) {
+    try loop.register(descriptor, events: EPOLLIN.rawValue, handler: self)
+  }
+
+  /// Stops accepting, closes the socket and removes a Unix socket file it created. Loop thread
+  /// only.
+  func close() {
+    guard !closed else { return }
+    closed = true
+    loop.deregister(descriptor)
+    Glibc.close(descriptor)
+    if let unixPath { unlink(unixPath) }
+  }
+
+  func descriptorReady(_ events: UInt32) {
+    // Bounded, so that a flood of connects cannot hold the loop.
+    for _ in 0..<256 where !closed {
+      let client: Int32
+      do {
+        guard let accepted = try SocketCalls.accept(descriptor) else { return }
+        client = accepted
+      } catch {
+        pauseAfter(error)
+        return
+      }
+      admit(client)
+    }
+  }
+
+  private func admit(_ client: Int32) {
+    // Lines are small and latency matters; writes are batched by the outbox instead. Fails
+    // harmlessly on Unix sockets.
+    _ = try? SocketCalls.setOption(client, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
+    let target = connectionLoops[next % connectionLoops.count]
+    next &+= 1
+    let connection = Connection(
+      descriptor: client, peer: SocketCalls.peerName(client, listener: label), loop: target, state: state)
+    guard state.admit(connection) else {
+      var line: [UInt8] = []
+      ReplyEncoder.error(
+        op: nil, id: nil,
+        ProtocolError(
+          .tooManyConnections, "the server is at its limit of \(state.configuration.maxConnections) connections"),
+        to: &line)
+      _ = line.withUnsafeBytes { try? SocketCalls.send(client, $0) }
+      Glibc.close(client)
+      state.logger.warning("connection refused: too many connections", metadata: ["listener": "\(label)"])
+      return
+    }
+    target.execute { connection.open() }
+  }
+
+  /// Out of descriptors or memory: stop accepting for a moment instead of spinning, since the
+  /// pending connection keeps the listener readable.
+  private func pauseAfter(_ error: SystemError) {
+    state.logger.error("accept failed", metadata: ["listener": "\(label)", "error": "\(error)"])
+    guard (try? loop.modify(descriptor, events: 0)) != nil else { return }
+    let loop = self.loop
+    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) { [self] in
+      loop.execute { [self] in
+        if !closed { try? loop.modify(descriptor, events: EPOLLIN.rawValue) }
+      }
+    }
+  }
+
+  private let descriptor: Int32
+  private let unixPath: String?
+  private let loop: EventLoop
+  private let connectionLoops: [EventLoop]
+  private let state: ServerState
+  private var next = 0
+  private var closed = false
+}

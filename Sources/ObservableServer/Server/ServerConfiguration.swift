@@ -1,0 +1,56 @@
+/// Everything that shapes one server: where it listens, its streams and its limits.
+public struct ServerConfiguration: Sendable {
+  /// Addresses to bind; ignored for sockets handed over by socket activation.
+  public var listen: [ListenAddress] = [.tcp(host: "127.0.0.1", port: 7070)]
+  /// Already listening descriptors to serve instead of binding, as systemd hands them over.
+  public var inheritedListeners: [InheritedListener] = []
+  /// Streams whose values are the output lines of a command.
+  public var execStreams: [ExecStreamConfiguration] = []
+  /// When set, a client must send `auth` with this token before anything else.
+  public var token: String?
+  /// The longest request line, in bytes.
+  public var maxLineBytes = 1 << 20
+  /// How many clients may be connected at once.
+  public var maxConnections = 1024
+  /// How many bytes may wait to be written to one connection before it is closed as slow.
+  public var maxQueuedBytes = 8 << 20
+  /// How many event loop threads serve connections.
+  public var eventLoopCount = max(1, System.coreCount)
+  /// How long an exec process gets after `SIGTERM` before `SIGKILL`.
+  public var execGracePeriod: Duration = .seconds(1)
+
+  /// Creates a configuration with the defaults.
+  public init() {}
+}
+
+/// A listening socket the server did not open itself.
+public struct InheritedListener: Sendable {
+  /// The descriptor, already bound and listening.
+  public var descriptor: Int32
+  /// A name for logs, such as systemd's `FileDescriptorName`.
+  public var name: String
+
+  /// Wraps a listening descriptor.
+  public init(descriptor: Int32, name: String) {
+    self.descriptor = descriptor
+    self.name = name
+  }
+}
+
+/// A stream backed by a command started under `/bin/sh -c`.
+public struct ExecStreamConfiguration: Sendable {
+  /// The stream's name.
+  public var name: String
+  /// The shell command line.
+  public var command: String
+
+  /// Parses `NAME=COMMAND`; returns `nil` when malformed.
+  public init?(_ text: String) {
+    guard let equals = text.firstIndex(of: "=") else { return nil }
+    let name = String(text[..<equals])
+    let command = String(text[text.index(after: equals)...])
+    guard (try? StreamName.validate(name)) != nil, !command.isEmpty else { return nil }
+    self.name = name
+    self.command = command
+  }
+}

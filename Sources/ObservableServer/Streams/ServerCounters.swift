@@ -1,0 +1,58 @@
+import Foundation
+import Synchronization
+
+/// The server's counters, as the `stats` stream reports them.
+final class ServerCounters: Sendable {
+  /// A copy of every counter at one moment.
+  struct Snapshot: Sendable {
+    var connections = 0
+    var connectionsTotal = 0
+    var subscriptions = 0
+    var subscribesTotal = 0
+    var disconnectsTotal = 0
+    var publishedTotal = 0
+    var deliveredTotal = 0
+    var droppedTotal = 0
+    var slowConsumersTotal = 0
+    var bytesIn = 0
+    var bytesOut = 0
+    var bytesOutUncompressed = 0
+  }
+
+  private let values = Mutex(Snapshot())
+  private let started = ContinuousClock.now
+
+  /// Changes counters under one lock acquisition.
+  func update(_ change: (inout Snapshot) -> Void) {
+    values.withLock { change(&$0) }
+  }
+
+  /// Counts one publish that reached `receivers` observers.
+  func published(receivers: Int) {
+    values.withLock {
+      $0.publishedTotal += 1
+      $0.deliveredTotal += receivers
+    }
+  }
+
+  /// Every counter now.
+  var snapshot: Snapshot { values.withLock { $0 } }
+
+  /// Whole seconds since the server started.
+  var uptimeSeconds: Int { Int((ContinuousClock.now - started).components.seconds) }
+
+  /// The `stats` value: one JSON object with every counter.
+  func encodedJSON() -> [UInt8] {
+    let now = snapshot
+    let fields: [(String, Int)] = [
+      ("connections", now.connections), ("connections_total", now.connectionsTotal),
+      ("subscriptions", now.subscriptions), ("subscribes_total", now.subscribesTotal),
+      ("disconnects_total", now.disconnectsTotal), ("published_total", now.publishedTotal),
+      ("delivered_total", now.deliveredTotal), ("dropped_total", now.droppedTotal),
+      ("slow_consumers_total", now.slowConsumersTotal), ("bytes_in", now.bytesIn),
+      ("bytes_out", now.bytesOut), ("bytes_out_uncompressed", now.bytesOutUncompressed),
+      ("uptime_s", uptimeSeconds),
+    ]
+    return Array(("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}").utf8)
+  }
+}

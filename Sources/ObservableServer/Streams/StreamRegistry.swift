@@ -1,0 +1,151 @@
+import Synchronization
+
+/// All streams by name: the fixed ones (built-in and exec) and the topics clients make.
+///
+/// Topic structure changes (subscribe, unsubscribe, creating and dropping topics, pattern
+/// subscriptions) happen under the registry's lock; fan-out happens under each topic's lock.
+/// The lock order is registry, then topic, then a connection's outbox.
+final class StreamRegistry: Sendable {
+  init(sources: [SourceStream], counters: ServerCounters) {
+    self.sources = Dictionary(sources.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    self.counters = counters
+  }
+
+  /// The stream to subscribe to for `name`, which may be a pattern.
+  func stream(named name: String) throws(ProtocolError) -> NamedStream {
+    let isPattern = try StreamName.validatePattern(name)
+    if let source = sources[name] { return source }
+    let pattern = TopicPattern(name)
+    return NamedStream(name: name, kind: .topic, counters: counters) { [self] observer in
+      let key = SubscriptionKey.next()
+      if isPattern {
+        attachPattern(pattern, observer, key: key)
+        return { self.detachPattern(pattern, key: key) }
+      }
+      attachDirect(name, observer, key: key)
+      return { self.detachDirect(name, key: key) }
+    }
+  }
+
+  /// Delivers raw JSON `value` to every subscriber of topic `name`; returns how many there were.
+  func publish(
+    _ value: UnsafeRawBufferPointer,
+    to name: String,
+    retain: Bool
+  ) throws(ProtocolError) -> Int {
+    try StreamName.validate(name)
+    guard sources[name] == nil else {
+      throw ProtocolError(.readOnly, "\(name) is a read-only \(sources[name]!.kind.rawValue) stream")
+    }
+    let line = DeliveryEncoder.line(stream: name, rawValue: value)
+    while true {
+      let target = topics.withLock { state -> PublishTarget in
+        if let topic = state.topics[name] { return .topic(topic) }
+        if retain { return .topic(state.makeTopic(name)) }
+        // Nobody subscribes to the name itself: only patterns can receive it, and the registry
+        // lock keeps a subscriber from creating the topic meanwhile.
+        var receivers = 0
+        for entry in state.patterns.values where entry.pattern.matches(name) {
+          entry.observer.next(line)
+          receivers += 1
+        }
+        return .delivered(receivers)
+      }
+      switch target {
+      case .delivered(let receivers):
+        counters.published(receivers: receivers)
+        return receivers
+      case .topic(let topic):
+        // nil: the topic was dropped after the lookup; look again.
+        guard let outcome = topic.publish(line, retain: retain) else { continue }
+        counters.published(receivers: outcome.receivers)
+        if outcome.unused { dropIfUnused(topic) }
+        return outcome.receivers
+      }
+    }
+  }
+
+  /// Every stream with its kind and subscriber count, fixed streams first, then topics by name.
+  func list() -> [(name: String, kind: StreamKind, subscribers: Int)] {
+    let fixed = sources.values.sorted { $0.name < $1.name }.map { ($0.name, $0.kind, $0.subscriberCount) }
+    let topicList = topics.withLock { $0.topics.values.map { $0 } }
+      .map { ($0.name, StreamKind.topic, $0.subscriberCount) }
+      .sorted { $0.0 < $1.0 }
+    return fixed + topicList
+  }
+
+  /// Ends the fixed streams' background work.
+  func shutdown() {
+    for source in sources.values { source.shutdown() }
+  }
+
+  // MARK: Topic structure
+
+  private func attachDirect(_ name: String, _ observer: StreamObserver, key: UInt64) {
+    topics.withLock { state in
+      (state.topics[name] ?? state.makeTopic(name)).attach(observer, key: key, direct: true)
+    }
+  }
+
+  private func detachDirect(_ name: String, key: UInt64) {
+    topics.withLock { state in
+      guard let topic = state.topics[name] else { return }
+      topic.detach(key: key, direct: true)
+      if topic.dropIfUnused() { state.topics[name] = nil }
+    }
+  }
+
+  private func attachPattern(_ pattern: TopicPattern, _ observer: StreamObserver, key: UInt64) {
+    topics.withLock { state in
+      state.patterns[key] = PatternEntry(pattern: pattern, observer: observer)
+      for topic in state.topics.values where pattern.matches(topic.name) {
+        topic.attach(observer, key: key, direct: false)
+      }
+    }
+  }
+
+  private func detachPattern(_ pattern: TopicPattern, key: UInt64) {
+    topics.withLock { state in
+      state.patterns[key] = nil
+      for topic in state.topics.values where pattern.matches(topic.name) {
+        topic.detach(key: key, direct: false)
+      }
+    }
+  }
+
+  private func dropIfUnused(_ topic: Topic) {
+    topics.withLock { state in
+      if state.topics[topic.name] === topic, topic.dropIfUnused() { state.topics[topic.name] = nil }
+    }
+  }
+
+  private let sources: [String: SourceStream]
+  private let counters: ServerCounters
+  private let topics = Mutex(TopicTable())
+}
+
+/// The registry's lock-protected part.
+private struct TopicTable {
+  var topics: [String: Topic] = [:]
+  var patterns: [UInt64: PatternEntry] = [:]
+
+  /// Makes a topic and attaches every pattern subscription that matches it.
+  mutating func makeTopic(_ name: String) -> Topic {
+    let topic = Topic(name: name)
+    for (key, entry) in patterns where entry.pattern.matches(name) {
+      topic.attach(entry.observer, key: key, direct: false)
+    }
+    topics[name] = topic
+    return topic
+  }
+}
+
+private enum PublishTarget {
+  case topic(Topic)
+  case delivered(Int)
+}
+
+private struct PatternEntry {
+  let pattern: TopicPattern
+  let observer: StreamObserver
+}
