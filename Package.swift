@@ -52,7 +52,10 @@ let package = Package(
     ),
     .testTarget(
       name: "ObservableServerTests",
-      dependencies: ["ObservableServer", "IndefiniteObservable", "CZlib"],
+      dependencies: [
+        "ObservableServer", "IndefiniteObservable", "CZlib",
+        .product(name: "Logging", package: "swift-log"),
+      ],
       exclude: ["Scripts"]
     ),
   ],

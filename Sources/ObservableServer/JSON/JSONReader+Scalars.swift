@@ -38,7 +38,9 @@ extension JSONReader {
     }
     if offset < end && (byte(at: offset) | 0x20) == UInt8(ascii: "e") {
       offset &+= 1
-      if offset < end && (byte(at: offset) == UInt8(ascii: "+") || byte(at: offset) == UInt8(ascii: "-")) {
+      if offset < end
+        && (byte(at: offset) == UInt8(ascii: "+") || byte(at: offset) == UInt8(ascii: "-"))
+      {
         offset &+= 1
       }
       guard offset < end, isDigit(byte(at: offset)) else {

@@ -24,7 +24,8 @@ enum JSONStringEncoding {
         let special = JSONPlainBytes.specialByteOffset(
           in: base, from: runStart, to: bytes.count, stopAtNonASCII: false)
         if special > runStart {
-          out.append(contentsOf: UnsafeRawBufferPointer(start: base + runStart, count: special &- runStart))
+          out.append(
+            contentsOf: UnsafeRawBufferPointer(start: base + runStart, count: special &- runStart))
         }
         guard special < bytes.count else { break }
         appendEscape(for: base.load(fromByteOffset: special, as: UInt8.self), to: &out)

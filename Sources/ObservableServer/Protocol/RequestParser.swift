@@ -30,25 +30,29 @@ enum RequestParser {
       throw RequestRejection(error: ProtocolError(.badRequest, "a request must be a JSON object"))
     }
     var fields = RequestFields()
+    var opMember: JSONMember?
+    // Every member is read before any is judged, so that an error reply can carry the id.
     for member in members {
-      guard fields.seen.insert(member.key).inserted else {
+      let bit = RequestFields.bit(for: member.key)
+      guard fields.seen & bit == 0 else {
         throw fields.rejection(.badRequest, "duplicate key \"\(member.key)\"")
       }
-      let raw = UnsafeRawBufferPointer(rebasing: line[member.value])
+      fields.seen |= bit
       switch member.key {
-      case "op":
-        guard member.kind == .string else { throw fields.rejection(.badRequest, "\"op\" must be a string") }
-        fields.op = JSONScanner.decodeString(line, member.value)
+      case "op": opMember = member
       case "id":
         guard member.kind != .object, member.kind != .array else {
           throw fields.rejection(.badRequest, "\"id\" must be a string, number, boolean or null")
         }
-        fields.id = raw
+        fields.id = UnsafeRawBufferPointer(rebasing: line[member.value])
       default:
         fields.others.append(member)
       }
     }
-    guard let opText = fields.op else { throw fields.rejection(.badRequest, "missing \"op\"") }
+    guard let opMember else { throw fields.rejection(.badRequest, "missing \"op\"") }
+    guard opMember.kind == .string else { throw fields.rejection(.badRequest, "\"op\" must be a string") }
+    let opText = JSONScanner.decodeString(line, opMember.value)
+    fields.op = opText
     guard let op = Operation(rawValue: opText) else {
       throw fields.rejection(.unknownOp, "unknown op \"\(opText)\"; send {\"op\":\"help\"}")
     }
@@ -71,10 +75,24 @@ enum RequestParser {
 
 /// What has been read of a JSON request so far, so that errors can name its op and id.
 private struct RequestFields {
-  var seen: Set<String> = []
+  /// The known keys seen so far, one bit each; unknown keys are ignored, duplicates included.
+  var seen: UInt8 = 0
   var op: String?
   var id: UnsafeRawBufferPointer?
   var others: [JSONMember] = []
+
+  static func bit(for key: String) -> UInt8 {
+    switch key {
+    case "op": 1
+    case "id": 2
+    case "stream": 4
+    case "value": 8
+    case "retain": 16
+    case "token": 32
+    case "algorithm": 64
+    default: 0
+    }
+  }
 
   func rejection(_ code: ErrorCode, _ message: String) -> RequestRejection {
     RequestRejection(op: op, id: id.map { Array($0) }, error: ProtocolError(code, message))

@@ -1,0 +1,54 @@
+import Glibc
+import Logging
+@testable import ObservableServer
+
+/// An in-process server on a free loopback port, shut down by ``stop()``.
+final class TestServer {
+  let server: ObservableServer
+  let port: UInt16
+  let addresses: [ListenAddress]
+
+  /// Starts a server on 127.0.0.1 port 0 (plus whatever `configure` changes).
+  init(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+    var configuration = ServerConfiguration()
+    configuration.listen = [.tcp(host: "127.0.0.1", port: 0)]
+    configuration.eventLoopCount = 2
+    configure(&configuration)
+    server = ObservableServer(configuration: configuration, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+    addresses = try server.start()
+    port = addresses.lazy.compactMap { address -> UInt16? in
+      if case .tcp(_, let port) = address { return port }
+      return nil
+    }.first ?? 0
+  }
+
+  /// A client connected to the first TCP address, greeting read.
+  func connect(readGreeting: Bool = true) throws -> LineClient {
+    try LineClient(port: port, readGreeting: readGreeting)
+  }
+
+  /// The `stats` value now, read through a fresh connection.
+  func stats() throws -> [String: Any] {
+    let client = try connect()
+    defer { client.close() }
+    try client.send(#"{"op":"subscribe","stream":"stats"}"#)
+    return try client.read(until: { $0["stream"] as? String == "stats" && $0["value"] != nil })["value"]
+      as? [String: Any] ?? [:]
+  }
+
+  func stop() {
+    server.shutdown()
+  }
+
+  deinit { server.shutdown() }
+}
+
+/// Waits until `condition` holds, checking every few milliseconds, up to `timeout`.
+func eventually(timeout: Duration = .seconds(5), _ condition: () throws -> Bool) rethrows -> Bool {
+  let deadline = ContinuousClock.now + timeout
+  while ContinuousClock.now < deadline {
+    if try condition() { return true }
+    usleep(5_000)
+  }
+  return try condition()
+}
