@@ -7,6 +7,13 @@
 
 #include <stdint.h>
 
+// Nullability annotations tell Swift which pointers are optional; they are a Clang
+// extension, which is what SwiftPM compiles C targets with.
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wnullability-extension"
+#endif
+
 /// The first descriptor passed by socket activation (SD_LISTEN_FDS_START).
 #define OBSERVABLE_SD_LISTEN_FDS_START 3
 
@@ -31,5 +38,9 @@ int observable_sd_notify(int unset_environment, const char *_Nonnull state);
 /// sd_watchdog_enabled(3): positive with *usec set when the service manager expects
 /// keep-alive pings from this process, 0 when it does not, negative errno on failure.
 int observable_sd_watchdog_enabled(int unset_environment, uint64_t *_Nullable usec);
+
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
 
 #endif

@@ -20,9 +20,12 @@ final class DeflateCompressor {
   /// and rejects calls made through a copy, and a stored struct property may move.
   private let stream: UnsafeMutablePointer<z_stream>
 
-  /// How much output space each `deflate` call gets. Well above the six bytes zlib needs to
-  /// finish a sync flush, so flush markers are never split across calls needlessly.
-  private static let outputStep = 16 * 1024
+  /// The most output space one `deflate` call gets; more output takes more calls. The space
+  /// is zero-filled in `out` before zlib writes, so it is kept modest.
+  private static let maximumOutputStep = 16 * 1024
+  /// The least output space one call gets: well above the six bytes zlib asks for so that a
+  /// sync flush marker is not split across calls.
+  private static let minimumOutputStep = 64
 
   /// Creates a raw deflate stream (no zlib header or trailer, 32 KiB window, memLevel 8).
   ///
@@ -62,7 +65,12 @@ final class DeflateCompressor {
       stream.pointee.next_in = UnsafePointer((base + offset).assumingMemoryBound(to: Bytef.self))
       stream.pointee.avail_in = UInt32(length)
       offset += length
-      deflatePendingInput(flush: offset == input.count ? Z_SYNC_FLUSH : Z_NO_FLUSH, into: &out)
+      // Sized from zlib's worst case for this input plus room for the flush marker, so a
+      // small message needs one call and does not pay for a full step of zero-filling.
+      let expected = Int(clamping: deflateBound(stream, UInt(length))) + 16
+      deflatePendingInput(
+        flush: offset == input.count ? Z_SYNC_FLUSH : Z_NO_FLUSH, firstStep: expected,
+        into: &out)
     }
     // Drop the borrowed pointer so zlib never holds a reference to the caller's buffer.
     stream.pointee.next_in = nil
@@ -70,13 +78,14 @@ final class DeflateCompressor {
 
   /// Runs `deflate` until it has consumed all pending input and, for a flush, emitted all of
   /// its output; zlib signals "more to come" by filling the output space completely.
-  private func deflatePendingInput(flush: Int32, into out: inout [UInt8]) {
+  private func deflatePendingInput(flush: Int32, firstStep: Int, into out: inout [UInt8]) {
+    var step = min(max(firstStep, Self.minimumOutputStep), Self.maximumOutputStep)
     repeat {
       let start = out.count
-      out.append(contentsOf: repeatElement(0, count: Self.outputStep))
+      out.append(contentsOf: repeatElement(0, count: step))
       let produced = out.withUnsafeMutableBufferPointer { buffer in
         stream.pointee.next_out = buffer.baseAddress! + start
-        stream.pointee.avail_out = UInt32(Self.outputStep)
+        stream.pointee.avail_out = UInt32(step)
         let code = deflate(stream, flush)
         stream.pointee.next_out = nil
         // Z_BUF_ERROR only reports that no progress was possible (a repeated flush);
@@ -84,9 +93,10 @@ final class DeflateCompressor {
         precondition(
           code == Z_OK || code == Z_BUF_ERROR,
           "deflate failed: \(CompressionError.zlibMessage(stream.pointee, code: code))")
-        return Self.outputStep - Int(stream.pointee.avail_out)
+        return step - Int(stream.pointee.avail_out)
       }
-      out.removeLast(Self.outputStep - produced)
+      out.removeLast(step - produced)
+      step = Self.maximumOutputStep
     } while stream.pointee.avail_out == 0
   }
 }

@@ -1,4 +1,5 @@
 import CLinux
+import Dispatch
 import Glibc
 import Logging
 
@@ -73,9 +74,13 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
   }
 
   func descriptorReady(_ events: UInt32) {
-    if events & (EPOLLIN.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue | EPOLLRDHUP.rawValue) != 0 {
-      readAvailable()
+    let failed = events & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0
+    if peerClosed {
+      if failed || events & EPOLLOUT.rawValue != 0 { flush() }
+      if failed { close("reset by peer") }
+      return
     }
+    if failed || events & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue) != 0 { readAvailable() }
     if !closed, events & EPOLLOUT.rawValue != 0 { flush() }
   }
 
@@ -121,7 +126,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
       case .wouldBlock:
         return
       case .done(0):
-        close("closed by peer")
+        finishAfterPeerClosed()
         return
       case .done(let count):
         state.counters.update { $0.bytesIn += count }
@@ -166,6 +171,24 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
     }
   }
 
+  /// The client closed its side: it observes nothing any more, but the replies to what it sent
+  /// last still go out (`echo list | nc -N host port` prints the list) before the socket closes.
+  private func finishAfterPeerClosed() {
+    session?.unsubscribeAll()
+    peerClosed = true
+    do {
+      try loop.modify(descriptor, events: EPOLLOUT.rawValue)
+    } catch {
+      return close("closed by peer")
+    }
+    flush()
+    guard !closed else { return }
+    // A client that never reads again must not hold the socket open for ever.
+    DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(5)) { [self] in
+      loop.execute { [self] in close("closed by peer; unsent replies dropped") }
+    }
+  }
+
   // MARK: Writing
 
   /// Writes what the outbox holds until it is empty or the socket is full.
@@ -176,6 +199,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
         takeFromOutbox()
         if writing.isEmpty {
           if outbox.finishFlushIfIdle(inFlight: 0) {
+            if peerClosed { return close("closed by peer") }
             watchWritable(false)
             return
           }
@@ -222,7 +246,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
   }
 
   private func watchWritable(_ watch: Bool) {
-    guard watch != watchingWritable else { return }
+    guard watch != watchingWritable, !peerClosed else { return }
     watchingWritable = watch
     let events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue | (watch ? EPOLLOUT.rawValue : 0)
     do {
@@ -266,4 +290,5 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
   private var writeOffset = 0
   private var watchingWritable = false
   private var closed = false
+  private var peerClosed = false
 }

@@ -9,8 +9,11 @@ struct JSONReader {
   /// Number of 64-bit words needed for one nesting bit per permitted level.
   static let nestingWords = (JSONScanner.maximumDepth + 63) / 64
 
+  /// Start of the scanned buffer; all offsets, including error offsets, are relative to it.
   let base: UnsafeRawPointer
+  /// Length of the buffer: nothing at or past it is ever read.
   let end: Int
+  /// Offset of the next byte to examine.
   var index = 0
 
   /// One bit per open container, set for objects; must hold ``nestingWords`` zeroed words.
@@ -25,6 +28,7 @@ struct JSONReader {
   private var memberStart = 0
   private var memberKind = JSONValueKind.null
 
+  /// Prepares to scan `count` bytes at `base`, keeping container kinds in `nesting`.
   init(base: UnsafeRawPointer, count: Int, nesting: UnsafeMutablePointer<UInt64>) {
     self.base = base
     self.end = count
@@ -38,6 +42,8 @@ struct JSONReader {
     return taken
   }
 
+  /// Reads through the raw pointer rather than a typed one, so the buffer's memory binding does
+  /// not matter; callers check `offset < end` first.
   @inline(__always)
   func byte(at offset: Int) -> UInt8 {
     base.load(fromByteOffset: offset, as: UInt8.self)
@@ -203,6 +209,7 @@ struct JSONReader {
     }
   }
 
+  /// The error for input that stops while a value is still incomplete.
   func endOfInput() -> JSONSyntaxError {
     JSONSyntaxError(offset: end, reason: "unexpected end of input")
   }

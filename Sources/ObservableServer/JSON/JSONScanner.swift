@@ -2,7 +2,8 @@
 ///
 /// The scanner never builds a document tree: it reports byte ranges and kinds, and creates
 /// `String`s only for object keys and for values a caller explicitly decodes. That keeps the
-/// per-line cost to a single linear pass with at most one allocation (the member array).
+/// per-line cost to one linear pass whose only heap allocations are the member array and any key
+/// too long to be stored inline in a `String`.
 enum JSONScanner {
   /// The deepest container nesting accepted. Legitimate requests are shallow; the limit bounds the
   /// work a hostile client can demand and matches common parsers, including Foundation's.

@@ -3,11 +3,16 @@
 /// It relies on the invariant that decoding never produces more bytes than it consumes, which
 /// lets ``JSONScanner/decodeContent(_:from:to:mayContainEscapes:)`` size the target exactly once.
 struct JSONStringUnescaper {
+  /// The scanned buffer; offsets given to ``run(from:firstEscape:)`` are relative to it.
   let source: UnsafeRawPointer
+  /// Offset of the closing quote, where decoding stops.
   let end: Int
+  /// Storage of the `String` being created, at least as long as the content.
   let target: UnsafeMutableBufferPointer<UInt8>
+  /// Number of bytes of `target` initialized so far, which becomes the string's length.
   private(set) var written = 0
 
+  /// Prepares to decode content of `source` ending at `end` into `target`.
   init(source: UnsafeRawPointer, end: Int, target: UnsafeMutableBufferPointer<UInt8>) {
     self.source = source
     self.end = end

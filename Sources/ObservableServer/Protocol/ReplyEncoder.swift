@@ -3,7 +3,7 @@
 enum ReplyEncoder {
   /// Appends a success reply; `fields` appends any further `,"key":value` pairs.
   static func ok(
-    op: Operation,
+    op: RequestOp,
     id: UnsafeRawBufferPointer?,
     to out: inout [UInt8],
     fields: (inout [UInt8]) -> Void = { _ in }

@@ -3,7 +3,7 @@
 /// `id` and `value` point into the line being handled (or into a buffer the parser owns for the
 /// duration of the call), so a request must not outlive the closure it is handed to.
 struct Request {
-  var op: Operation
+  var op: RequestOp
   /// The request's `id` as raw JSON bytes, echoed unchanged in the reply.
   var id: UnsafeRawBufferPointer?
   var stream: String?
@@ -13,7 +13,7 @@ struct Request {
   var token: String?
   var algorithm: String?
 
-  init(op: Operation, id: UnsafeRawBufferPointer? = nil) {
+  init(op: RequestOp, id: UnsafeRawBufferPointer? = nil) {
     self.op = op
     self.id = id
   }

@@ -53,7 +53,7 @@ enum RequestParser {
     guard opMember.kind == .string else { throw fields.rejection(.badRequest, "\"op\" must be a string") }
     let opText = JSONScanner.decodeString(line, opMember.value)
     fields.op = opText
-    guard let op = Operation(rawValue: opText) else {
+    guard let op = RequestOp(rawValue: opText) else {
       throw fields.rejection(.unknownOp, "unknown op \"\(opText)\"; send {\"op\":\"help\"}")
     }
     var request = Request(op: op, id: fields.id)

@@ -11,7 +11,7 @@ enum ShorthandParser {
       throw RequestRejection(error: ProtocolError(.badRequest, "the line is not valid UTF-8"))
     }
     let (word, rest) = splitWord(Substring(text))
-    guard let op = word == "retain" ? .publish : Operation(rawValue: String(word)) else {
+    guard let op = word == "retain" ? .publish : RequestOp(rawValue: String(word)) else {
       throw RequestRejection(
         op: String(word),
         error: ProtocolError(.unknownOp, "unknown command \"\(word.prefix(64))\"; type help"))
@@ -73,7 +73,7 @@ enum ShorthandParser {
       error: ProtocolError(.badRequest, "usage: \(usage)"))
   }
 
-  private static func expectEnd(_ rest: Substring, _ op: Operation) throws(RequestRejection) {
+  private static func expectEnd(_ rest: Substring, _ op: RequestOp) throws(RequestRejection) {
     guard rest.allSatisfy({ $0 == " " || $0 == "\t" }) else {
       throw RequestRejection(
         op: op.rawValue, error: ProtocolError(.badRequest, "unexpected words after \(op.rawValue)"))

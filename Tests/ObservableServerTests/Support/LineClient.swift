@@ -4,7 +4,8 @@ import Glibc
 
 /// A real blocking socket client that speaks lines, for tests. Every read is bounded by a
 /// deadline, so a test that waits for something that never comes fails instead of hanging.
-final class LineClient {
+final class LineClient: @unchecked Sendable {
+  // Unchecked: a test hands a client to at most one thread at a time.
   struct Timeout: Error, CustomStringConvertible {
     let description: String
   }

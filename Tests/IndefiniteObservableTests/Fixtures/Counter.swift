@@ -1,0 +1,12 @@
+import Synchronization
+
+/// A tally that any thread may bump, for counting connects, disconnects and calls.
+final class Counter: Sendable {
+  private let tally = Mutex(0)
+
+  var value: Int { tally.withLock { $0 } }
+
+  func increment() {
+    tally.withLock { $0 += 1 }
+  }
+}
