@@ -70,6 +70,16 @@ struct Serve: ParsableCommand {
     configuration.maxQueuedBytes = maxQueuedBytes
     if let threads { configuration.eventLoopCount = threads }
 
+    do {
+      // Before anything can spawn a process, so exec children never see the activation.
+      if let inherited = try SystemdService.takeListeners() {
+        configuration.inheritedListeners = inherited
+      }
+    } catch {
+      logger.critical("socket activation: \(error)")
+      throw ExitCode.failure
+    }
+
     let server = ObservableServer(configuration: configuration, logger: logger)
     do {
       try server.start()
@@ -77,7 +87,10 @@ struct Serve: ParsableCommand {
       logger.critical("cannot start: \(error)")
       throw ExitCode.failure
     }
+    let systemd = SystemdService()
+    systemd.started(server)
     ShutdownSignals.install(logger: logger) {
+      systemd.stopping()
       server.shutdown()
       Foundation.exit(0)
     }

@@ -54,7 +54,9 @@ public final class ObservableServer: Sendable {
           opened.append((descriptor, address, address.description))
         }
       } else {
-        opened = configuration.inheritedListeners.map { ($0.descriptor, nil, $0.name) }
+        opened = configuration.inheritedListeners.map {
+          ($0.descriptor, nil, "\($0.name) (fd \($0.descriptor) from the service manager)")
+        }
       }
     } catch {
       for entry in opened { close(entry.descriptor) }
@@ -86,6 +88,27 @@ public final class ObservableServer: Sendable {
 
   /// How many clients are connected now.
   public var connectionCount: Int { state.openConnectionCount }
+
+  /// One line on what the server is doing, for a service manager's status.
+  public var statusSummary: String {
+    let counters = state.counters.snapshot
+    return "serving \(counters.connections) connections, \(counters.subscriptions) subscriptions"
+  }
+
+  /// Calls `body` once every event loop has run a task, which shows none of them is stuck.
+  func whenEventLoopsRespond(_ body: @escaping @Sendable () -> Void) {
+    guard let loops = running.withLock({ $0?.loops }) else { return }
+    let remaining = Mutex(loops.count)
+    for loop in loops {
+      loop.execute {
+        let last = remaining.withLock { count in
+          count -= 1
+          return count == 0
+        }
+        if last { body() }
+      }
+    }
+  }
 
   /// Stops accepting, closes every connection (running every disconnect), ends exec processes,
   /// removes Unix socket files it created, and stops the event loops. Returns within about

@@ -46,8 +46,13 @@ final class SystemdNotifier: Sendable {
   /// Starting again replaces the previous timer.
   ///
   /// - Returns: `false` when the watchdog is not enabled and nothing was started.
+  /// `whenAlive` may hold each ping back until the parts of the server that could hang have
+  /// shown they still run, by calling the closure it is given only then.
   @discardableResult
-  func startWatchdog(queue: DispatchQueue) -> Bool {
+  func startWatchdog(
+    queue: DispatchQueue,
+    whenAlive: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { $0() }
+  ) -> Bool {
     guard let interval = watchdogInterval else { return false }
     let period = Self.nanoseconds(of: interval / 2)
     // The timer is created and driven inside the lock: Dispatch sources are not Sendable, so
@@ -58,7 +63,7 @@ final class SystemdNotifier: Sendable {
       timer.schedule(
         deadline: .now(), repeating: .nanoseconds(period), leeway: .nanoseconds(period / 10))
       // A static call keeps the handler from retaining the notifier, which owns the timer.
-      timer.setEventHandler { _ = Self.send("WATCHDOG=1") }
+      timer.setEventHandler { whenAlive { _ = Self.send("WATCHDOG=1") } }
       timer.resume()
       current = timer
     }

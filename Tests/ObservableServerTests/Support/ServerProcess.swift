@@ -1,0 +1,110 @@
+import Foundation
+import Glibc
+import Synchronization
+@testable import ObservableServer
+
+/// The built `observable-server` executable run as a black box, as a user would run it.
+///
+/// The process is killed when the value goes away, so nothing a test starts outlives it.
+final class ServerProcess: @unchecked Sendable {
+  // Unchecked: the log is behind a lock; the rest is set once in init.
+
+  /// The executable next to the test bundle, where `swift build` puts products.
+  static var executable: URL {
+    let bundle = Bundle.main.bundleURL.deletingLastPathComponent()
+    let candidates = [bundle, URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
+    return candidates.map { $0.appendingPathComponent("observable-server") }
+      .first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0].appendingPathComponent("observable-server")
+  }
+
+  let process = Process()
+  private let log = LogCollector()
+
+  /// Starts `launcher` (default: the server itself) with `arguments` and extra environment.
+  init(arguments: [String], launcher: [String] = [], environment: [String: String] = [:]) throws {
+    let server = Self.executable.path
+    if launcher.isEmpty {
+      process.executableURL = Self.executable
+      process.arguments = arguments
+    } else {
+      process.executableURL = URL(fileURLWithPath: launcher[0])
+      process.arguments = Array(launcher.dropFirst()) + [server] + arguments
+    }
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = errors
+    let log = self.log
+    errors.fileHandleForReading.readabilityHandler = { handle in
+      let data = handle.availableData
+      if data.isEmpty { handle.readabilityHandler = nil } else { log.append(data) }
+    }
+    try process.run()
+  }
+
+  deinit {
+    if process.isRunning {
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+    }
+  }
+
+  /// Everything the process wrote to stderr and stdout so far.
+  var output: String { log.text }
+
+  /// Waits until the log contains `text`, up to `timeout`.
+  func waitForLog(_ text: String, timeout: Duration = .seconds(10)) -> Bool {
+    eventually(timeout: timeout) { output.contains(text) }
+  }
+
+  /// The TCP port of the first `listening address=HOST:PORT` line, once logged.
+  func listeningPort(timeout: Duration = .seconds(10)) -> UInt16? {
+    var port: UInt16?
+    _ = eventually(timeout: timeout) {
+      for line in output.split(separator: "\n") where line.contains("listening") {
+        if let range = line.range(of: #"address=\S+:(\d+)"#, options: .regularExpression),
+          let value = UInt16(line[range].split(separator: ":").last ?? "")
+        {
+          port = value
+          return true
+        }
+      }
+      return false
+    }
+    return port
+  }
+
+  /// Sends `signal` to the process.
+  func signal(_ number: Int32) {
+    kill(process.processIdentifier, number)
+  }
+
+  /// Waits for the process to exit, up to `timeout`; returns its status, or `nil` if it did not.
+  func waitForExit(timeout: Duration) -> Int32? {
+    guard eventually(timeout: timeout, { !process.isRunning }) else { return nil }
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+}
+
+/// The output of a process, appended from the pipe's reading thread.
+private final class LogCollector: Sendable {
+  private let data = Mutex(Data())
+
+  func append(_ chunk: Data) { data.withLock { $0.append(chunk) } }
+
+  var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
+}
+
+/// A free loopback TCP port, found by binding port 0 and letting it go; a test that starts a
+/// process on it retries when another process took it meanwhile.
+func freeLoopbackPort() throws -> UInt16 {
+  let fd = try SocketCalls.listen(on: .tcp(host: "127.0.0.1", port: 0), backlog: 1)
+  defer { close(fd) }
+  return SocketCalls.boundPort(fd) ?? 0
+}
+
+/// A fresh path for a Unix socket in the temporary directory.
+func temporarySocketPath(_ name: String) -> String {
+  "/tmp/os-test-\(getpid())-\(name)-\(UInt32.random(in: 0...UInt32.max)).sock"
+}

@@ -1,0 +1,110 @@
+import Dispatch
+import Testing
+
+@testable import ObservableServer
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension SystemdEnvironmentTests {
+  /// The notifier against a test-owned notification socket, exactly as systemd receives.
+  @Suite struct SystemdNotifierTests {
+    /// Every variable libsystemd's notify and watchdog calls read, so none leaks in.
+    static func environment(
+      notifySocket: String?, watchdogMicroseconds: String? = nil, watchdogPID: String? = nil
+    ) -> [String: String?] {
+      [
+        "NOTIFY_SOCKET": notifySocket,
+        "WATCHDOG_USEC": watchdogMicroseconds,
+        "WATCHDOG_PID": watchdogPID,
+      ]
+    }
+
+    @Test func stateMessagesReachTheNotifySocket() throws {
+      let receiver = try NotificationReceiver()
+      try EnvironmentOverride.with(Self.environment(notifySocket: receiver.path)) {
+        let notifier = SystemdNotifier()
+        for state in ["READY=1", "STATUS=serving 2 streams", "READY=1\nSTATUS=up", "STOPPING=1"] {
+          try #require(notifier.notify(state))
+          #expect(receiver.receive(timeout: .seconds(5)) == state)
+        }
+      }
+    }
+
+    @Test func withoutNotifySocketNotifyingDoesNothing() {
+      EnvironmentOverride.with(Self.environment(notifySocket: nil)) {
+        #expect(!SystemdNotifier().notify("READY=1"))
+      }
+    }
+
+    @Test func watchdogIntervalFollowsTheEnvironment() {
+      let ownPID = String(getpid())
+      let cases: [(usec: String?, pid: String?, expected: Duration?)] = [
+        ("3000000", ownPID, .seconds(3)),
+        ("250000", nil, .milliseconds(250)),
+        ("3000000", "1", nil),
+        (nil, ownPID, nil),
+      ]
+      for (usec, pid, expected) in cases {
+        let environment = Self.environment(
+          notifySocket: nil, watchdogMicroseconds: usec, watchdogPID: pid)
+        EnvironmentOverride.with(environment) {
+          #expect(
+            SystemdNotifier().watchdogInterval == expected,
+            "WATCHDOG_USEC=\(usec ?? "-") WATCHDOG_PID=\(pid ?? "-")")
+        }
+      }
+    }
+
+    @Test func watchdogIsNotStartedWhenDisabled() {
+      EnvironmentOverride.with(Self.environment(notifySocket: nil)) {
+        #expect(!SystemdNotifier().startWatchdog(queue: DispatchQueue(label: "watchdog")))
+      }
+    }
+
+    @Test func watchdogPingsAtHalfTheIntervalUntilStopped() throws {
+      let receiver = try NotificationReceiver()
+      let environment = Self.environment(
+        notifySocket: receiver.path, watchdogMicroseconds: "200000",
+        watchdogPID: String(getpid()))
+      try EnvironmentOverride.with(environment) {
+        let notifier = SystemdNotifier()
+        let queue = DispatchQueue(label: "watchdog")
+        let clock = ContinuousClock()
+        let start = clock.now
+        try #require(notifier.startWatchdog(queue: queue))
+        for _ in 0..<3 {
+          #expect(receiver.receive(timeout: .seconds(5)) == "WATCHDOG=1")
+        }
+        // Pings at 0, 100 and 200 ms: far enough apart to show it is not spinning.
+        #expect(clock.now - start >= .milliseconds(150))
+        notifier.stopWatchdog()
+        // A ping already running when the timer was cancelled finishes on the queue.
+        queue.sync {}
+        receiver.drain()
+        #expect(receiver.receive(timeout: .milliseconds(300)) == nil)
+      }
+    }
+
+    @Test func releasingTheNotifierStopsTheWatchdog() throws {
+      let receiver = try NotificationReceiver()
+      let environment = Self.environment(
+        notifySocket: receiver.path, watchdogMicroseconds: "100000",
+        watchdogPID: String(getpid()))
+      try EnvironmentOverride.with(environment) {
+        let queue = DispatchQueue(label: "watchdog")
+        do {
+          let notifier = SystemdNotifier()
+          try #require(notifier.startWatchdog(queue: queue))
+          #expect(receiver.receive(timeout: .seconds(5)) == "WATCHDOG=1")
+        }
+        queue.sync {}
+        receiver.drain()
+        #expect(receiver.receive(timeout: .milliseconds(200)) == nil)
+      }
+    }
+  }
+}
