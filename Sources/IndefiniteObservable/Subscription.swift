@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The link between one observer and its source, returned by
 /// ``IndefiniteObservable/subscribe(observer:)``.
 ///
@@ -19,7 +17,7 @@ public final class Subscription: Sendable {
   ///
   /// - Parameter disconnect: The tear-down for one connected observer.
   public init(_ disconnect: @escaping Disconnect) {
-    pending = Mutex(PendingDisconnect(run: disconnect))
+    pending = Locked(PendingDisconnect(run: disconnect))
   }
 
   /// Disconnects the observer from its source, once.
@@ -32,7 +30,7 @@ public final class Subscription: Sendable {
     taken?.run()
   }
 
-  private let pending: Mutex<PendingDisconnect?>
+  private let pending: Locked<PendingDisconnect?>
 }
 
 /// A disconnect waiting for the one ``Subscription/unsubscribe()`` allowed to run it.

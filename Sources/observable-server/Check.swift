@@ -6,7 +6,8 @@ struct Check: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Exit 0 if a server answers ping at the address, 1 otherwise.")
 
-  @Option(help: ArgumentHelp("The server: host:port, [v6addr]:port or unix:/path.", valueName: "address"))
+  @Option(
+    help: ArgumentHelp("The server: host:port, [v6addr]:port or unix:/path.", valueName: "address"))
   var connect = "127.0.0.1:7070"
 
   @Option(help: "Seconds to wait for the answer.")

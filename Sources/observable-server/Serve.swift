@@ -49,7 +49,9 @@ struct Serve: ParsableCommand {
     }
     guard maxLineBytes >= 64 else { throw ValidationError("--max-line-bytes must be at least 64") }
     guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
-    guard maxQueuedBytes >= 4096 else { throw ValidationError("--max-queued-bytes must be at least 4096") }
+    guard maxQueuedBytes >= 4096 else {
+      throw ValidationError("--max-queued-bytes must be at least 4096")
+    }
     if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
   }
 
@@ -81,19 +83,20 @@ struct Serve: ParsableCommand {
     }
 
     let server = ObservableServer(configuration: configuration, logger: logger)
+    let systemd = SystemdService()
+    // Before the server announces itself, so that a signal sent as soon as it listens is handled.
+    ShutdownSignals.install(logger: logger) {
+      systemd.stopping()
+      server.shutdown()
+      Foundation.exit(0)
+    }
     do {
       try server.start()
     } catch {
       logger.critical("cannot start: \(error)")
       throw ExitCode.failure
     }
-    let systemd = SystemdService()
     systemd.started(server)
-    ShutdownSignals.install(logger: logger) {
-      systemd.stopping()
-      server.shutdown()
-      Foundation.exit(0)
-    }
     dispatchMain()
   }
 }

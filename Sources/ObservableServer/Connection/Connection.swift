@@ -63,7 +63,8 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
     do {
       try loop.register(descriptor, events: EPOLLIN.rawValue | EPOLLRDHUP.rawValue, handler: self)
     } catch {
-      state.logger.warning("cannot watch connection", metadata: ["peer": "\(peer)", "error": "\(error)"])
+      state.logger.warning(
+        "cannot watch connection", metadata: ["peer": "\(peer)", "error": "\(error)"])
       Glibc.close(descriptor)
       state.remove(self)
       return
@@ -84,15 +85,21 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
     if !closed, events & EPOLLOUT.rawValue != 0 { flush() }
   }
 
-  /// Switches both directions to raw deflate; everything queued so far, the `compress` reply
-  /// included, still goes out uncompressed.
-  func startCompression(_ codec: WireCompression) {
+  /// Switches both directions to raw deflate: everything queued so far, then `reply` (the
+  /// `compress` reply) go out uncompressed, and every byte after them compressed.
+  ///
+  /// The reply is placed here instead of being queued, because streams append to the outbox
+  /// from other threads: a value queued between a queued reply and the switch would go out
+  /// uncompressed after the reply, where the client already expects deflate.
+  func startCompression(_ codec: WireCompression, reply: [UInt8]) {
     if writeOffset == writing.count {
       writing.removeAll(keepingCapacity: true)
       writeOffset = 0
     }
     outbox.take(replacingWith: &plain, inFlight: writing.count - writeOffset)
     writing.append(contentsOf: plain)
+    writing.append(contentsOf: reply)
+    state.counters.update { $0.bytesOutUncompressed += plain.count + reply.count }
     compression = codec
     flush()
   }
@@ -165,7 +172,8 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
           op: nil, id: nil,
           ProtocolError(
             .lineTooLong,
-            "line longer than \(state.configuration.maxLineBytes) bytes; the rest of it is skipped"))
+            "line longer than \(state.configuration.maxLineBytes) bytes; the rest of it is skipped")
+        )
         return true
       }
     }
@@ -216,7 +224,9 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
       case .success(let outcome):
         result = outcome
       case .failure(let error):
-        close(error.code == EPIPE || error.code == ECONNRESET ? "reset by peer" : "write failed: \(error)")
+        close(
+          error.code == EPIPE || error.code == ECONNRESET
+            ? "reset by peer" : "write failed: \(error)")
         return
       }
       switch result {

@@ -73,7 +73,9 @@ struct LineFramer {
 
   private func emit(_ segment: UnsafeRawBufferPointer, _ handle: (Event) -> Bool) -> Bool {
     var line = segment
-    if let last = line.last, last == 0x0D { line = UnsafeRawBufferPointer(rebasing: line.dropLast()) }
+    if let last = line.last, last == 0x0D {
+      line = UnsafeRawBufferPointer(rebasing: line.dropLast())
+    }
     guard line.count <= maxLineBytes else { return handle(.tooLong) }
     if line.isEmpty { return true }
     return handle(.line(line))

@@ -1,4 +1,4 @@
-import Synchronization
+import IndefiniteObservable
 
 /// The bytes waiting to be written to one connection, appended from any thread.
 ///
@@ -72,7 +72,7 @@ final class Outbox: Sendable {
   }
 
   private let limit: Int
-  private let state = Mutex(OutboxState())
+  private let state = Locked(OutboxState())
 }
 
 private struct OutboxState {

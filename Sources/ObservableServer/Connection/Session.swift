@@ -17,7 +17,8 @@ final class Session {
         do throws(ProtocolError) {
           return try perform(request)
         } catch {
-          throw RequestRejection(op: request.op.rawValue, id: request.id.map { Array($0) }, error: error)
+          throw RequestRejection(
+            op: request.op.rawValue, id: request.id.map { Array($0) }, error: error)
         }
       }
     } catch {
@@ -62,14 +63,20 @@ final class Session {
   }
 
   private func publish(_ request: Request) throws(ProtocolError) {
-    guard let name = request.stream else { throw ProtocolError(.badRequest, "publish needs \"stream\"") }
-    guard let value = request.value else { throw ProtocolError(.badRequest, "publish needs \"value\"") }
+    guard let name = request.stream else {
+      throw ProtocolError(.badRequest, "publish needs \"stream\"")
+    }
+    guard let value = request.value else {
+      throw ProtocolError(.badRequest, "publish needs \"value\"")
+    }
     let receivers = try connection.state.registry.publish(value, to: name, retain: request.retain)
     ok(request) { ReplyEncoder.integer("receivers", receivers, to: &$0) }
   }
 
   private func subscribe(_ request: Request) throws(ProtocolError) {
-    guard let name = request.stream else { throw ProtocolError(.badRequest, "subscribe needs \"stream\"") }
+    guard let name = request.stream else {
+      throw ProtocolError(.badRequest, "subscribe needs \"stream\"")
+    }
     let stream = try connection.state.registry.stream(named: name)
     guard subscriptions[name] == nil else {
       throw ProtocolError(.alreadySubscribed, "already subscribed to \(name)")
@@ -82,7 +89,9 @@ final class Session {
   }
 
   private func unsubscribe(_ request: Request) throws(ProtocolError) {
-    guard let name = request.stream else { throw ProtocolError(.badRequest, "unsubscribe needs \"stream\"") }
+    guard let name = request.stream else {
+      throw ProtocolError(.badRequest, "unsubscribe needs \"stream\"")
+    }
     guard let subscription = subscriptions.removeValue(forKey: name) else {
       throw ProtocolError(.notSubscribed, "not subscribed to \(name)")
     }
@@ -110,10 +119,13 @@ final class Session {
   }
 
   private func authenticate(_ request: Request) throws(ProtocolError) {
-    guard let token = request.token else { throw ProtocolError(.badRequest, "auth needs \"token\"") }
+    guard let token = request.token else {
+      throw ProtocolError(.badRequest, "auth needs \"token\"")
+    }
     if let expected = connection.state.configuration.token {
       guard TokenComparison.matches(Array(token.utf8), Array(expected.utf8)) else {
-        connection.state.logger.warning("authentication failed", metadata: ["peer": "\(connection.peer)"])
+        connection.state.logger.warning(
+          "authentication failed", metadata: ["peer": "\(connection.peer)"])
         throw ProtocolError(.unauthorized, "wrong token")
       }
     }
@@ -136,8 +148,13 @@ final class Session {
       throw ProtocolError(.unsupported, "compression unavailable: \(error)")
     }
     compressed = true
-    ok(request) { Self.appendStream(algorithm, key: "algorithm", to: &$0) }
-    connection.startCompression(codec)
+    // Handed to the connection rather than queued, so nothing can slip in between the reply
+    // and the switch to deflate.
+    reply.removeAll(keepingCapacity: true)
+    ReplyEncoder.ok(op: request.op, id: request.id, to: &reply) {
+      Self.appendStream(algorithm, key: "algorithm", to: &$0)
+    }
+    connection.startCompression(codec, reply: reply)
     connection.state.logger.info("compression on", metadata: ["peer": "\(connection.peer)"])
     return false
   }
@@ -148,7 +165,9 @@ final class Session {
     connection.enqueue(reply)
   }
 
-  private static func appendStream(_ name: String, key: StaticString = "stream", to out: inout [UInt8]) {
+  private static func appendStream(
+    _ name: String, key: StaticString = "stream", to out: inout [UInt8]
+  ) {
     ReplyEncoder.key(key, to: &out)
     JSONStringEncoding.append(name, to: &out)
   }

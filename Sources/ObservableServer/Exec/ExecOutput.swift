@@ -1,89 +1,88 @@
-import Dispatch
+import Foundation
 import Glibc
+import IndefiniteObservable
 
-/// Reads an exec process's stdout and stderr on the source's queue and splits them into lines.
-final class ExecOutput: @unchecked Sendable {
-  // Unchecked: after `init`, every member is used on `queue` only.
-
+/// Reads an exec process's stdout and stderr on a thread of its own and splits them into lines.
+///
+/// A plain thread with `poll` sees every byte and the end of the output however quickly a
+/// short-lived command writes and exits; it checks for cancellation at least every 100 ms.
+final class ExecOutput: Sendable {
   init(
     process: ExecProcess,
-    queue: DispatchQueue,
     maxLineBytes: Int,
     onLine: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
     onErrorLine: @escaping @Sendable (String) -> Void,
     onEnd: @escaping @Sendable () -> Void
   ) {
-    self.queue = queue
+    self.process = process
+    self.maxLineBytes = maxLineBytes
     self.onLine = onLine
     self.onErrorLine = onErrorLine
     self.onEnd = onEnd
-    outputFramer = LineFramer(maxLineBytes: maxLineBytes)
-    errorFramer = LineFramer(maxLineBytes: 4096)
-    outputSource = DispatchSource.makeReadSource(fileDescriptor: process.stdout, queue: queue)
-    errorSource = DispatchSource.makeReadSource(fileDescriptor: process.stderr, queue: queue)
-    let stdout = process.stdout
-    let stderr = process.stderr
-    outputSource.setCancelHandler { Glibc.close(stdout) }
-    errorSource.setCancelHandler { Glibc.close(stderr) }
-    outputSource.setEventHandler { [unowned self] in drain(stdout, isOutput: true) }
-    errorSource.setEventHandler { [unowned self] in drain(stderr, isOutput: false) }
   }
 
   /// Starts reading.
-  func resume() {
-    outputSource.activate()
-    errorSource.activate()
+  func start() {
+    let thread = Thread { [self] in run() }
+    thread.name = "observable-server-exec-\(process.pid)"
+    thread.start()
   }
 
-  /// Stops reading and closes both pipes. Idempotent.
+  /// Stops reading; the thread closes both pipes. `onEnd` is not called after this.
   func cancel() {
-    guard !cancelled else { return }
-    cancelled = true
-    outputSource.cancel()
-    errorSource.cancel()
+    cancelled.withLock { $0 = true }
   }
 
-  private func drain(_ descriptor: Int32, isOutput: Bool) {
-    guard !cancelled else { return }
-    let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
-    if count < 0 {
-      if errno == EAGAIN || errno == EINTR { return }
+  private func run() {
+    var outputFramer = LineFramer(maxLineBytes: maxLineBytes)
+    var errorFramer = LineFramer(maxLineBytes: 4096)
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
+    defer {
+      buffer.deallocate()
+      close(process.stdout)
+      close(process.stderr)
     }
-    guard count > 0 else {
-      if isOutput {
-        cancel()
-        onEnd()
-      } else {
-        errorSource.cancel()
+    var watched = [
+      pollfd(fd: process.stdout, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: process.stderr, events: Int16(POLLIN), revents: 0),
+    ]
+    while !cancelled.withLock({ $0 }) {
+      guard poll(&watched, nfds_t(watched.count), 100) > 0 else { continue }
+      for index in watched.indices where watched[index].fd >= 0 && watched[index].revents != 0 {
+        let count = read(watched[index].fd, buffer.baseAddress, buffer.count)
+        if count < 0, errno == EAGAIN || errno == EINTR { continue }
+        guard count > 0 else {
+          // A negative descriptor is skipped by poll: this pipe has ended.
+          watched[index].fd = -1
+          continue
+        }
+        let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+        if index == 0 {
+          _ = outputFramer.feed(bytes) { event in
+            switch event {
+            case .line(let line): onLine(line)
+            case .tooLong: onErrorLine("(a stdout line over \(maxLineBytes) bytes was skipped)")
+            }
+            return true
+          }
+        } else {
+          _ = errorFramer.feed(bytes) { event in
+            if case .line(let line) = event { onErrorLine(String(decoding: line, as: UTF8.self)) }
+            return true
+          }
+        }
       }
-      return
-    }
-    let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-    if isOutput {
-      _ = outputFramer.feed(bytes) { event in
-        if case .line(let line) = event { onLine(line) } else { onErrorLine("(stdout line too long, skipped)") }
-        return true
-      }
-    } else {
-      _ = errorFramer.feed(bytes) { event in
-        if case .line(let line) = event { onErrorLine(String(decoding: line, as: UTF8.self)) }
-        return true
+      if watched[0].fd < 0 {
+        if !cancelled.withLock({ $0 }) { onEnd() }
+        return
       }
     }
   }
 
-  deinit {
-    buffer.deallocate()
-  }
-
-  private let queue: DispatchQueue
+  private let process: ExecProcess
+  private let maxLineBytes: Int
   private let onLine: @Sendable (UnsafeRawBufferPointer) -> Void
   private let onErrorLine: @Sendable (String) -> Void
   private let onEnd: @Sendable () -> Void
-  private let outputSource: DispatchSourceRead
-  private let errorSource: DispatchSourceRead
-  private var outputFramer: LineFramer
-  private var errorFramer: LineFramer
-  private var cancelled = false
-  private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
+  private let cancelled = Locked(false)
 }

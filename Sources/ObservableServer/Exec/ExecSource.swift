@@ -1,7 +1,7 @@
 import Dispatch
 import Glibc
+import IndefiniteObservable
 import Logging
-import Synchronization
 
 /// Runs an exec stream's command while the stream has observers and hands its output lines to
 /// them.
@@ -69,19 +69,19 @@ final class ExecSource: Sendable {
     }
     logger.info("exec started", metadata: ["stream": "\(name)", "pid": "\(process.pid)"])
     let output = ExecOutput(
-      process: process, queue: queue, maxLineBytes: maxLineBytes,
+      process: process, maxLineBytes: maxLineBytes,
       onLine: { [self] line in deliver(line) },
       onErrorLine: { [self] line in
         logger.warning("exec stderr", metadata: ["stream": "\(name)", "line": "\(line)"])
       },
-      onEnd: { [self] in awaitExit(process) })
+      onEnd: { [self] in queue.async { self.awaitExit(process) } })
     run.withLock {
       $0.process = process
       $0.output = output
       $0.startedAt = .now
       $0.stopping = false
     }
-    output.resume()
+    output.start()
   }
 
   private func deliver(_ text: UnsafeRawBufferPointer) {
@@ -111,7 +111,8 @@ final class ExecSource: Sendable {
     }
     var killAt = killAt
     if let deadline = killAt, ContinuousClock.now >= deadline {
-      logger.warning("exec ignored SIGTERM; killing", metadata: ["stream": "\(name)", "pid": "\(process.pid)"])
+      logger.warning(
+        "exec ignored SIGTERM; killing", metadata: ["stream": "\(name)", "pid": "\(process.pid)"])
       process.signalGroup(SIGKILL)
       killAt = nil
     }
@@ -131,12 +132,17 @@ final class ExecSource: Sendable {
     }
     previous.output?.cancel()
     guard !previous.stopping else {
-      logger.info("exec stopped", metadata: ["stream": "\(name)", "pid": "\(process.pid)", "how": "\(ending)"])
+      // Stopped because nobody observed it: the next observer gets a prompt start.
+      run.withLock { $0.restartDelay = .milliseconds(100) }
+      logger.info(
+        "exec stopped",
+        metadata: ["stream": "\(name)", "pid": "\(process.pid)", "how": "\(ending)"])
       reconcile()
       return
     }
     logger.warning(
-      "exec ended while observed", metadata: ["stream": "\(name)", "pid": "\(process.pid)", "how": "\(ending)"])
+      "exec ended while observed",
+      metadata: ["stream": "\(name)", "pid": "\(process.pid)", "how": "\(ending)"])
     // A process that ran a while earns a quick restart; one that keeps dying waits longer.
     if let started = previous.startedAt, ContinuousClock.now - started > .seconds(10) {
       run.withLock { $0.restartDelay = .milliseconds(100) }
@@ -156,7 +162,8 @@ final class ExecSource: Sendable {
       return
     }
     logger.info("exec restarting", metadata: ["stream": "\(name)", "delay": "\(delay)"])
-    let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
+    let nanoseconds =
+      delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
     queue.asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [self] in
       run.withLock { $0.restartScheduled = false }
       reconcile()
@@ -169,8 +176,8 @@ final class ExecSource: Sendable {
   private let maxLineBytes: Int
   private let logger: Logger
   private let queue: DispatchQueue
-  private let observers = Mutex(ObserverSet())
-  private let run = Mutex(ExecRunState())
+  private let observers = Locked(ObserverSet())
+  private let run = Locked(ExecRunState())
 }
 
 /// What an ``ExecSource`` is running now.

@@ -1,7 +1,7 @@
 import CLinux
 import Foundation
 import Glibc
-import Synchronization
+import IndefiniteObservable
 
 /// Something registered with an ``EventLoop`` that it tells when its descriptor is ready.
 ///
@@ -137,18 +137,19 @@ final class EventLoop: @unchecked Sendable {
 
   private let epoll: Int32
   private let wakeup: Int32
-  private let tasks = Mutex<[@Sendable () -> Void]>([])
-  private let loopThread = Mutex<pthread_t>(0)
-  private let stopped = Mutex(false)
+  private let tasks = Locked<[@Sendable () -> Void]>([])
+  private let loopThread = Locked<pthread_t>(0)
+  private let stopped = Locked(false)
   private var running = true
   private var handlers: [Int32: ReadinessHandler] = [:]
 }
 
 extension EventLoop {
   /// Runs `body` on the loop thread and waits for it, for set-up that must happen there.
-  func submitAndWait(_ body: @escaping @Sendable () throws(SystemError) -> Void) throws(SystemError) {
+  func submitAndWait(_ body: @escaping @Sendable () throws(SystemError) -> Void) throws(SystemError)
+  {
     let done = DispatchSemaphore(value: 0)
-    let outcome = Mutex<SystemError?>(nil)
+    let outcome = Locked<SystemError?>(nil)
     execute {
       do throws(SystemError) {
         try body()

@@ -32,7 +32,8 @@ struct SocketAddress {
       length = first.pointee.ai_addrlen
       withUnsafeMutableBytes(of: &storage) { target in
         target.copyMemory(
-          from: UnsafeRawBufferPointer(start: first.pointee.ai_addr, count: Int(first.pointee.ai_addrlen))
+          from: UnsafeRawBufferPointer(
+            start: first.pointee.ai_addr, count: Int(first.pointee.ai_addrlen))
         )
       }
     }

@@ -9,7 +9,9 @@ enum SocketCalls {
   static func listen(on address: ListenAddress, backlog: Int32) throws(SystemError) -> Int32 {
     let resolved = try SocketAddress(address)
     let fd = try blockingSyscall("socket") {
-      socket(resolved.family, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
+      socket(
+        resolved.family,
+        Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
     }
     do {
       if resolved.family != AF_UNIX { try setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1) }
@@ -97,7 +99,8 @@ extension SocketCalls {
       }
     }
     guard resolved == 0 else { return listener }
-    let hostText = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let hostText = String(
+      decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     let serviceText = String(
       decoding: service.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     return family == AF_INET6 ? "[\(hostText)]:\(serviceText)" : "\(hostText):\(serviceText)"

@@ -46,7 +46,8 @@ enum ReplyEncoder {
   /// Appends `,"key":` so that a value can follow.
   static func key(_ key: StaticString, to out: inout [UInt8]) {
     out.append(contentsOf: #",""#.utf8)
-    out.append(contentsOf: UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+    out.append(
+      contentsOf: UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
     out.append(contentsOf: #"":"#.utf8)
   }
 

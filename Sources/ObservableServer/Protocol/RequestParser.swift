@@ -9,7 +9,8 @@ enum RequestParser {
     _ body: (Request) throws(RequestRejection) -> Output
   ) throws(RequestRejection) -> Output {
     var start = 0
-    while start < line.count, line[start] == UInt8(ascii: " ") || line[start] == UInt8(ascii: "\t") {
+    while start < line.count, line[start] == UInt8(ascii: " ") || line[start] == UInt8(ascii: "\t")
+    {
       start += 1
     }
     if start < line.count, line[start] == UInt8(ascii: "{") {
@@ -18,7 +19,8 @@ enum RequestParser {
     return try ShorthandParser.parse(UnsafeRawBufferPointer(rebasing: line[start...]), body)
   }
 
-  private static func parseJSON(_ line: UnsafeRawBufferPointer) throws(RequestRejection) -> Request {
+  private static func parseJSON(_ line: UnsafeRawBufferPointer) throws(RequestRejection) -> Request
+  {
     let object: [JSONMember]?
     do {
       object = try JSONScanner.scanObject(line)
@@ -31,28 +33,35 @@ enum RequestParser {
     }
     var fields = RequestFields()
     var opMember: JSONMember?
-    // Every member is read before any is judged, so that an error reply can carry the id.
+    var problem: String?
+    // Every member is read before any is judged, so that an error reply can name the op and id.
     for member in members {
       let bit = RequestFields.bit(for: member.key)
-      guard fields.seen & bit == 0 else {
-        throw fields.rejection(.badRequest, "duplicate key \"\(member.key)\"")
+      if fields.seen & bit != 0 {
+        problem = problem ?? "duplicate key \"\(member.key)\""
+        continue
       }
       fields.seen |= bit
       switch member.key {
       case "op": opMember = member
       case "id":
-        guard member.kind != .object, member.kind != .array else {
-          throw fields.rejection(.badRequest, "\"id\" must be a string, number, boolean or null")
+        if member.kind == .object || member.kind == .array {
+          problem = problem ?? "\"id\" must be a string, number, boolean or null"
+        } else {
+          fields.id = UnsafeRawBufferPointer(rebasing: line[member.value])
         }
-        fields.id = UnsafeRawBufferPointer(rebasing: line[member.value])
       default:
         fields.others.append(member)
       }
     }
-    guard let opMember else { throw fields.rejection(.badRequest, "missing \"op\"") }
-    guard opMember.kind == .string else { throw fields.rejection(.badRequest, "\"op\" must be a string") }
-    let opText = JSONScanner.decodeString(line, opMember.value)
-    fields.op = opText
+    if let opMember, opMember.kind == .string {
+      fields.op = JSONScanner.decodeString(line, opMember.value)
+    }
+    if let problem { throw fields.rejection(.badRequest, problem) }
+    guard opMember != nil else { throw fields.rejection(.badRequest, "missing \"op\"") }
+    guard let opText = fields.op else {
+      throw fields.rejection(.badRequest, "\"op\" must be a string")
+    }
     guard let op = RequestOp(rawValue: opText) else {
       throw fields.rejection(.unknownOp, "unknown op \"\(opText)\"; send {\"op\":\"help\"}")
     }
@@ -64,7 +73,9 @@ enum RequestParser {
       case "algorithm": request.algorithm = try fields.string(member, in: line)
       case "value": request.value = UnsafeRawBufferPointer(rebasing: line[member.value])
       case "retain":
-        guard member.kind == .bool else { throw fields.rejection(.badRequest, "\"retain\" must be a boolean") }
+        guard member.kind == .bool else {
+          throw fields.rejection(.badRequest, "\"retain\" must be a boolean")
+        }
         request.retain = line[member.value.lowerBound] == UInt8(ascii: "t")
       default: continue
       }
@@ -98,8 +109,12 @@ private struct RequestFields {
     RequestRejection(op: op, id: id.map { Array($0) }, error: ProtocolError(code, message))
   }
 
-  func string(_ member: JSONMember, in line: UnsafeRawBufferPointer) throws(RequestRejection) -> String {
-    guard member.kind == .string else { throw rejection(.badRequest, "\"\(member.key)\" must be a string") }
+  func string(_ member: JSONMember, in line: UnsafeRawBufferPointer) throws(RequestRejection)
+    -> String
+  {
+    guard member.kind == .string else {
+      throw rejection(.badRequest, "\"\(member.key)\" must be a string")
+    }
     return JSONScanner.decodeString(line, member.value)
   }
 }

@@ -31,7 +31,9 @@ enum StreamName {
       if sawTail { throw ProtocolError(.badName, "'>' must be the last token of \(quoted(name))") }
       switch byte {
       case UInt8(ascii: "."):
-        guard tokenLength > 0 else { throw ProtocolError(.badName, "empty token in \(quoted(name))") }
+        guard tokenLength > 0 else {
+          throw ProtocolError(.badName, "empty token in \(quoted(name))")
+        }
         tokenLength = 0
         tokenIsWildcard = false
         continue
@@ -62,6 +64,7 @@ enum StreamName {
 
   private static func quoted(_ name: String) -> String {
     let shown = name.count > 64 ? name.prefix(64) + "…" : Substring(name)
-    return "'\(shown.unicodeScalars.map { $0.isASCII && $0.value >= 32 ? String($0) : "?" }.joined())'"
+    return
+      "'\(shown.unicodeScalars.map { $0.isASCII && $0.value >= 32 ? String($0) : "?" }.joined())'"
   }
 }

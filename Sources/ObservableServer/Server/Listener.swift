@@ -64,17 +64,20 @@ final class Listener: ReadinessHandler, @unchecked Sendable {
     let target = connectionLoops[next % connectionLoops.count]
     next &+= 1
     let connection = Connection(
-      descriptor: client, peer: SocketCalls.peerName(client, listener: label), loop: target, state: state)
+      descriptor: client, peer: SocketCalls.peerName(client, listener: label), loop: target,
+      state: state)
     guard state.admit(connection) else {
       var line: [UInt8] = []
       ReplyEncoder.error(
         op: nil, id: nil,
         ProtocolError(
-          .tooManyConnections, "the server is at its limit of \(state.configuration.maxConnections) connections"),
+          .tooManyConnections,
+          "the server is at its limit of \(state.configuration.maxConnections) connections"),
         to: &line)
       _ = line.withUnsafeBytes { try? SocketCalls.send(client, $0) }
       Glibc.close(client)
-      state.logger.warning("connection refused: too many connections", metadata: ["listener": "\(label)"])
+      state.logger.warning(
+        "connection refused: too many connections", metadata: ["listener": "\(label)"])
       return
     }
     target.execute { connection.open() }

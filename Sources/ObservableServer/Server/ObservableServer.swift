@@ -1,7 +1,7 @@
 import Dispatch
 import Glibc
+import IndefiniteObservable
 import Logging
-import Synchronization
 
 /// A server that exposes named observables over a line-delimited JSON protocol.
 ///
@@ -18,7 +18,9 @@ public final class ObservableServer: Sendable {
   public static let version = "1.0.0"
 
   /// Creates a server; nothing is bound until ``start()``.
-  public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "observable-server")) {
+  public init(
+    configuration: ServerConfiguration, logger: Logger = Logger(label: "observable-server")
+  ) {
     let counters = ServerCounters()
     var sources: [SourceStream] = [
       PeriodicStream.clock(counters: counters), PeriodicStream.stats(counters: counters),
@@ -71,7 +73,8 @@ public final class ObservableServer: Sendable {
       var served = entry.address
       switch entry.address {
       case .unix(let path): unixPath = path
-      case .tcp(let host, _): served = .tcp(host: host, port: SocketCalls.boundPort(entry.descriptor) ?? 0)
+      case .tcp(let host, _):
+        served = .tcp(host: host, port: SocketCalls.boundPort(entry.descriptor) ?? 0)
       case nil: break
       }
       let listener = Listener(
@@ -98,7 +101,7 @@ public final class ObservableServer: Sendable {
   /// Calls `body` once every event loop has run a task, which shows none of them is stuck.
   func whenEventLoopsRespond(_ body: @escaping @Sendable () -> Void) {
     guard let loops = running.withLock({ $0?.loops }) else { return }
-    let remaining = Mutex(loops.count)
+    let remaining = Locked(loops.count)
     for loop in loops {
       loop.execute {
         let last = remaining.withLock { count in
@@ -116,7 +119,8 @@ public final class ObservableServer: Sendable {
   public func shutdown(timeout: Duration = .seconds(1)) {
     guard let parts = running.withLock({ $0.take() }) else { return }
     let acceptLoop = parts.loops[0]
-    try? acceptLoop.submitAndWait { () throws(SystemError) in parts.listeners.forEach { $0.close() } }
+    try? acceptLoop.submitAndWait { () throws(SystemError) in parts.listeners.forEach { $0.close() }
+    }
     for connection in state.closeAdmission() {
       connection.loop.execute { connection.close("server shutting down") }
     }
@@ -129,7 +133,7 @@ public final class ObservableServer: Sendable {
   }
 
   let state: ServerState
-  private let running = Mutex<RunningParts?>(nil)
+  private let running = Locked<RunningParts?>(nil)
 }
 
 /// The threads and sockets of a started server.

@@ -1,5 +1,5 @@
+import IndefiniteObservable
 import Logging
-import Synchronization
 
 /// What every connection of one server shares: its streams, counters, limits and log.
 final class ServerState: Sendable {
@@ -58,7 +58,7 @@ final class ServerState: Sendable {
   /// How many connections are open.
   var openConnectionCount: Int { open.withLock { $0.connections.count } }
 
-  private let open = Mutex(ConnectionTable())
+  private let open = Locked(ConnectionTable())
 }
 
 private struct ConnectionTable {

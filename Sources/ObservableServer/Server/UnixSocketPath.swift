@@ -14,8 +14,12 @@ enum UnixSocketPath {
     guard probe >= 0 else { throw SystemError(call: "socket", code: errno) }
     defer { close(probe) }
     let address = try SocketAddress(.unix(path: path))
-    let answered = try address.withSockaddr { pointer, length in connect(probe, pointer, length) == 0 }
-    guard !answered else { throw SystemError(call: "bind(\(path)): a server is listening", code: EADDRINUSE) }
+    let answered = try address.withSockaddr { pointer, length in
+      connect(probe, pointer, length) == 0
+    }
+    guard !answered else {
+      throw SystemError(call: "bind(\(path)): a server is listening", code: EADDRINUSE)
+    }
     unlink(path)
   }
 }

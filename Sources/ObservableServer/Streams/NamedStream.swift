@@ -22,11 +22,13 @@ public class NamedStream: IndefiniteObservable<StreamObserver>, @unchecked Senda
     self.name = name
     self.kind = kind
     super.init { observer in
-      let disconnect = connect(observer)
+      // Counted before connecting, so a value the stream sends while connecting (a `stats`
+      // snapshot, say) already includes this subscription.
       counters.update {
         $0.subscribesTotal += 1
         $0.subscriptions += 1
       }
+      let disconnect = connect(observer)
       return {
         disconnect()
         counters.update {

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import IndefiniteObservable
 
 /// A built-in stream that sends each observer a fresh value right after it subscribes and then
 /// once per interval, from a timer of its own that its disconnect cancels.
@@ -38,7 +38,7 @@ final class PeriodicStream: SourceStream, @unchecked Sendable {
 
 /// How many observers a periodic stream has, shared with its connect closure.
 private final class ObserverTally: Sendable {
-  let count = Mutex(0)
+  let count = Locked(0)
 }
 
 extension PeriodicStream {

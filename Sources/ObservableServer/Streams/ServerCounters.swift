@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import IndefiniteObservable
 
 /// The server's counters, as the `stats` stream reports them.
 final class ServerCounters: Sendable {
@@ -19,7 +19,7 @@ final class ServerCounters: Sendable {
     var bytesOutUncompressed = 0
   }
 
-  private let values = Mutex(Snapshot())
+  private let values = Locked(Snapshot())
   private let started = ContinuousClock.now
 
   /// Changes counters under one lock acquisition.

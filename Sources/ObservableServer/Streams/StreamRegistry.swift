@@ -1,4 +1,4 @@
-import Synchronization
+import IndefiniteObservable
 
 /// All streams by name: the fixed ones (built-in and exec) and the topics clients make.
 ///
@@ -7,7 +7,8 @@ import Synchronization
 /// The lock order is registry, then topic, then a connection's outbox.
 final class StreamRegistry: Sendable {
   init(sources: [SourceStream], counters: ServerCounters) {
-    self.sources = Dictionary(sources.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    self.sources = Dictionary(
+      sources.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     self.counters = counters
   }
 
@@ -35,7 +36,8 @@ final class StreamRegistry: Sendable {
   ) throws(ProtocolError) -> Int {
     try StreamName.validate(name)
     guard sources[name] == nil else {
-      throw ProtocolError(.readOnly, "\(name) is a read-only \(sources[name]!.kind.rawValue) stream")
+      throw ProtocolError(
+        .readOnly, "\(name) is a read-only \(sources[name]!.kind.rawValue) stream")
     }
     let line = DeliveryEncoder.line(stream: name, rawValue: value)
     while true {
@@ -67,7 +69,9 @@ final class StreamRegistry: Sendable {
 
   /// Every stream with its kind and subscriber count, fixed streams first, then topics by name.
   func list() -> [(name: String, kind: StreamKind, subscribers: Int)] {
-    let fixed = sources.values.sorted { $0.name < $1.name }.map { ($0.name, $0.kind, $0.subscriberCount) }
+    let fixed = sources.values.sorted { $0.name < $1.name }.map {
+      ($0.name, $0.kind, $0.subscriberCount)
+    }
     let topicList = topics.withLock { $0.topics.values.map { $0 } }
       .map { ($0.name, StreamKind.topic, $0.subscriberCount) }
       .sorted { $0.0 < $1.0 }
@@ -121,7 +125,7 @@ final class StreamRegistry: Sendable {
 
   private let sources: [String: SourceStream]
   private let counters: ServerCounters
-  private let topics = Mutex(TopicTable())
+  private let topics = Locked(TopicTable())
 }
 
 /// The registry's lock-protected part.

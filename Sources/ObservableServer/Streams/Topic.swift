@@ -1,4 +1,4 @@
-import Synchronization
+import IndefiniteObservable
 
 /// The state of one topic: its observers and its retained value.
 ///
@@ -52,7 +52,7 @@ final class Topic: Sendable {
   /// Direct subscribers, not counting pattern subscriptions that match.
   var subscriberCount: Int { state.withLock { $0.directCount } }
 
-  private let state = Mutex(TopicState())
+  private let state = Locked(TopicState())
 }
 
 private struct TopicState {

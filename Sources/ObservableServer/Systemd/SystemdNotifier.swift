@@ -1,6 +1,6 @@
 import CSystemd
 import Dispatch
-import Synchronization
+import IndefiniteObservable
 
 /// Reports the server's state to systemd for `Type=notify` services (`sd_notify(3)`).
 ///
@@ -11,7 +11,7 @@ import Synchronization
 /// needing it; `--exec` children inherit it, which is harmless with `NotifyAccess=main`.
 final class SystemdNotifier: Sendable {
   /// The running watchdog timer, kept so it can be cancelled (and replaced on restart).
-  private let watchdogTimer = Mutex<(any DispatchSourceTimer)?>(nil)
+  private let watchdogTimer = Locked<(any DispatchSourceTimer)?>(nil)
 
   init() {}
 

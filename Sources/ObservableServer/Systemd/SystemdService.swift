@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import IndefiniteObservable
 
 /// The server's side of running under systemd: the sockets it hands over, and the
 /// notifications a `Type=notify` service sends (`READY=1`, `STATUS=`, `WATCHDOG=1`,
@@ -28,7 +28,7 @@ public final class SystemdService: Sendable {
     let notifier = self.notifier
     statusTimer.withLock { current in
       let timer = DispatchSource.makeTimerSource(queue: queue)
-      let last = Mutex("")
+      let last = Locked("")
       timer.setEventHandler {
         let status = server.statusSummary
         let changed = last.withLock { previous in
@@ -37,7 +37,8 @@ public final class SystemdService: Sendable {
         }
         if changed { notifier.notify("STATUS=\(status)") }
       }
-      timer.schedule(deadline: .now() + .seconds(2), repeating: .seconds(2), leeway: .milliseconds(200))
+      timer.schedule(
+        deadline: .now() + .seconds(2), repeating: .seconds(2), leeway: .milliseconds(200))
       timer.resume()
       current = timer
     }
@@ -55,5 +56,5 @@ public final class SystemdService: Sendable {
 
   private let notifier = SystemdNotifier()
   private let queue = DispatchQueue(label: "observable-server.systemd")
-  private let statusTimer = Mutex<(any DispatchSourceTimer)?>(nil)
+  private let statusTimer = Locked<(any DispatchSourceTimer)?>(nil)
 }

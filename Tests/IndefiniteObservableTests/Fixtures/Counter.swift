@@ -1,8 +1,8 @@
-import Synchronization
+import IndefiniteObservable
 
 /// A tally that any thread may bump, for counting connects, disconnects and calls.
 final class Counter: Sendable {
-  private let tally = Mutex(0)
+  private let tally = Locked(0)
 
   var value: Int { tally.withLock { $0 } }
 

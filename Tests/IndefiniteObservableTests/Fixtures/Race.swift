@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import IndefiniteObservable
 
 /// Runs `body` on `threadCount` new threads, each held at a start line until all of them
 /// exist, so that the bodies overlap instead of running one after another.
@@ -39,5 +39,5 @@ private final class StartLine: Sendable {
   }
 
   private let runners: Int
-  private let arrived = Mutex(0)
+  private let arrived = Locked(0)
 }

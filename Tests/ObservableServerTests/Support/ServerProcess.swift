@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
-import Synchronization
+import IndefiniteObservable
+
 @testable import ObservableServer
 
 /// The built `observable-server` executable run as a black box, as a user would run it.
@@ -12,9 +13,12 @@ final class ServerProcess: @unchecked Sendable {
   /// The executable next to the test bundle, where `swift build` puts products.
   static var executable: URL {
     let bundle = Bundle.main.bundleURL.deletingLastPathComponent()
-    let candidates = [bundle, URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
+    let candidates = [
+      bundle, URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+    ]
     return candidates.map { $0.appendingPathComponent("observable-server") }
-      .first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0].appendingPathComponent("observable-server")
+      .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+      ?? candidates[0].appendingPathComponent("observable-server")
   }
 
   let process = Process()
@@ -89,7 +93,7 @@ final class ServerProcess: @unchecked Sendable {
 
 /// The output of a process, appended from the pipe's reading thread.
 private final class LogCollector: Sendable {
-  private let data = Mutex(Data())
+  private let data = Locked(Data())
 
   func append(_ chunk: Data) { data.withLock { $0.append(chunk) } }
 

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import IndefiniteObservable
 import Synchronization
 
 /// Runs bodies on threads of their own that all wait at a start line until every thread exists,
@@ -46,7 +47,7 @@ private final class StartLine: Sendable {
 /// A value behind a mutex, shareable between threads.
 final class LockedValue<Value: Sendable>: Sendable {
   init(_ value: Value) {
-    mutex = Mutex(value)
+    mutex = Locked(value)
   }
 
   /// Changes or reads the value under the lock.
@@ -57,5 +58,5 @@ final class LockedValue<Value: Sendable>: Sendable {
   /// The value now.
   var value: Value { mutex.withLock { $0 } }
 
-  private let mutex: Mutex<Value>
+  private let mutex: Locked<Value>
 }
