@@ -38,7 +38,7 @@ struct Serve: ParsableCommand {
   var threads: Int?
 
   @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
-  var logLevel: Logger.Level = .info
+  var logLevel = "info"
 
   func validate() throws {
     for address in listen where ListenAddress(address) == nil {
@@ -53,10 +53,14 @@ struct Serve: ParsableCommand {
       throw ValidationError("--max-queued-bytes must be at least 4096")
     }
     if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+    guard Logger.Level(rawValue: logLevel) != nil else {
+      throw ValidationError(
+        "--log-level \(logLevel): expected trace, debug, info, notice, warning, error or critical")
+    }
   }
 
   func run() throws {
-    let level = logLevel
+    let level = Logger.Level(rawValue: logLevel) ?? .info
     LoggingSystem.bootstrap { label in
       var handler = StreamLogHandler.standardError(label: label)
       handler.logLevel = level
@@ -100,5 +104,3 @@ struct Serve: ParsableCommand {
     dispatchMain()
   }
 }
-
-extension Logger.Level: @retroactive ExpressibleByArgument {}

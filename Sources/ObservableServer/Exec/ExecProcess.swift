@@ -50,7 +50,9 @@ struct ExecProcess: Sendable {
       &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
     let arguments = ["/bin/sh", "-c", command].map { text in text.withCString { strdup($0) } }
-    defer { arguments.forEach { free($0) } }
+    defer {
+      for argument in arguments { free(argument) }
+    }
     var pid: pid_t = 0
     let status = posix_spawn(&pid, "/bin/sh", &actions, &attributes, arguments + [nil], environ)
     guard status == 0 else {

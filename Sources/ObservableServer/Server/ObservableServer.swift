@@ -64,7 +64,7 @@ public final class ObservableServer: Sendable {
       for entry in opened { close(entry.descriptor) }
       throw error
     }
-    loops.forEach { $0.start() }
+    for loop in loops { loop.start() }
     let acceptLoop = loops[0]
     var bound: [ListenAddress] = []
     var listeners: [Listener] = []
@@ -119,7 +119,8 @@ public final class ObservableServer: Sendable {
   public func shutdown(timeout: Duration = .seconds(1)) {
     guard let parts = running.withLock({ $0.take() }) else { return }
     let acceptLoop = parts.loops[0]
-    try? acceptLoop.submitAndWait { () throws(SystemError) in parts.listeners.forEach { $0.close() }
+    try? acceptLoop.submitAndWait { () throws(SystemError) in
+      for listener in parts.listeners { listener.close() }
     }
     for connection in state.closeAdmission() {
       connection.loop.execute { connection.close("server shutting down") }

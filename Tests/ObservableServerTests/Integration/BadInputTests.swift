@@ -1,12 +1,19 @@
 import Foundation
 import Testing
+
 @testable import ObservableServer
 
 @Suite("Bad input", .timeLimit(.minutes(1)))
 struct BadInputTests {
   static let catalogue: [(String, [UInt8])] = [
-    ("garbage bytes", (0..<600).map { UInt8(truncatingIfNeeded: $0 &* 151 &+ 7) }.filter { $0 != 0x0A }),
-    ("invalid UTF-8 in JSON", Array(#"{"op":"publish","stream":"a","value":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8)),
+    (
+      "garbage bytes",
+      (0..<600).map { UInt8(truncatingIfNeeded: $0 &* 151 &+ 7) }.filter { $0 != 0x0A }
+    ),
+    (
+      "invalid UTF-8 in JSON",
+      Array(#"{"op":"publish","stream":"a","value":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8)
+    ),
     ("invalid UTF-8 shorthand", Array("publish a ".utf8) + [0xFF, 0xFE]),
     ("overlong UTF-8", Array(#"{"op":"ping","x":""#.utf8) + [0xC0, 0xAF] + Array(#""}"#.utf8)),
     ("NUL bytes", [0x00, 0x00, 0x7B, 0x00, 0x7D]),
@@ -15,7 +22,10 @@ struct BadInputTests {
     ("JSON string", Array(#""ping""#.utf8)),
     ("JSON number", Array("42".utf8)),
     ("truncated object", Array(#"{"op":"pi"#.utf8)),
-    ("deep nesting", Array(#"{"op":"publish","stream":"a","value":"#.utf8) + Array(repeating: 0x5B, count: 100_000)),
+    (
+      "deep nesting",
+      Array(#"{"op":"publish","stream":"a","value":"#.utf8) + Array(repeating: 0x5B, count: 100_000)
+    ),
     ("trailing garbage", Array(#"{"op":"ping"} {"op":"ping"}"#.utf8)),
     ("control characters", Array("\u{1B}[2J\u{07}\u{08}".utf8)),
   ]
@@ -32,7 +42,8 @@ struct BadInputTests {
     #expect(reply["ok"] as? Bool == false, "\(name)")
     let code = (reply["error"] as? [String: Any])?["code"] as? String
     #expect(code == "bad_request" || code == "unknown_op", "\(name): \(reply)")
-    #expect(try client.request(#"{"op":"ping","id":"after"}"#)["id"] as? String == "after", "\(name)")
+    #expect(
+      try client.request(#"{"op":"ping","id":"after"}"#)["id"] as? String == "after", "\(name)")
     let publisher = try server.connect()
     #expect(try publisher.request("publish calm 1")["receivers"] as? Int == 1)
     #expect(try bystander.readJSON()["value"] as? Int == 1)

@@ -66,7 +66,9 @@ struct ConnectionLifecycleTests {
     for index in 0..<count {
       // At most 100 values (100 kB) ahead of the fast subscriber, far below the cap, however
       // busy the machine is; the slow one, which reads nothing, falls ever further behind.
-      #expect(eventually(timeout: .seconds(20)) { received.count >= index - 100 }, "fast stalled at \(index)")
+      #expect(
+        eventually(timeout: .seconds(20)) { received.count >= index - 100 },
+        "fast stalled at \(index)")
       try publisher.send(#"{"op":"publish","stream":"firehose","value":"\#(index):\#(payload)"}"#)
       if index % 20 == 19 { for _ in 0..<20 { _ = try publisher.readReply() } }
     }

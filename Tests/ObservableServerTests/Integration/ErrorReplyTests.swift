@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObservableServer
 
 @Suite("Error replies", .timeLimit(.minutes(1)))
@@ -28,18 +29,30 @@ struct ErrorReplyTests {
     try expectError(client, "{not json", code: .badRequest, op: nil)
     try expectError(client, #"{"op":5,"id":1}"#, code: .badRequest, op: nil, id: 1)
     try expectError(client, #"{"id":2}"#, code: .badRequest, op: nil, id: 2)
-    try expectError(client, #"{"op":"publish","stream":"a","id":3}"#, code: .badRequest, op: "publish", id: 3)
+    try expectError(
+      client, #"{"op":"publish","stream":"a","id":3}"#, code: .badRequest, op: "publish", id: 3)
     try expectError(client, #"{"op":"teleport","id":4}"#, code: .unknownOp, op: "teleport", id: 4)
     try expectError(client, "teleport now", code: .unknownOp, op: "teleport")
-    try expectError(client, #"{"op":"subscribe","stream":"a b","id":5}"#, code: .badName, op: "subscribe", id: 5)
-    try expectError(client, #"{"op":"publish","stream":"a.*","value":1}"#, code: .badName, op: "publish")
-    try expectError(client, "subscribe " + String(repeating: "x", count: 256), code: .badName, op: "subscribe")
+    try expectError(
+      client, #"{"op":"subscribe","stream":"a b","id":5}"#, code: .badName, op: "subscribe", id: 5)
+    try expectError(
+      client, #"{"op":"publish","stream":"a.*","value":1}"#, code: .badName, op: "publish")
+    try expectError(
+      client, "subscribe " + String(repeating: "x", count: 256), code: .badName, op: "subscribe")
     try client.request("subscribe twice")
-    try expectError(client, #"{"op":"subscribe","stream":"twice","id":6}"#, code: .alreadySubscribed, op: "subscribe", id: 6)
-    try expectError(client, #"{"op":"unsubscribe","stream":"never","id":7}"#, code: .notSubscribed, op: "unsubscribe", id: 7)
-    try expectError(client, #"{"op":"publish","stream":"clock","value":1,"id":8}"#, code: .readOnly, op: "publish", id: 8)
+    try expectError(
+      client, #"{"op":"subscribe","stream":"twice","id":6}"#, code: .alreadySubscribed,
+      op: "subscribe", id: 6)
+    try expectError(
+      client, #"{"op":"unsubscribe","stream":"never","id":7}"#, code: .notSubscribed,
+      op: "unsubscribe", id: 7)
+    try expectError(
+      client, #"{"op":"publish","stream":"clock","value":1,"id":8}"#, code: .readOnly,
+      op: "publish", id: 8)
     try expectError(client, "publish stats 1", code: .readOnly, op: "publish")
-    try expectError(client, #"{"op":"compress","algorithm":"gzip","id":9}"#, code: .unsupported, op: "compress", id: 9)
+    try expectError(
+      client, #"{"op":"compress","algorithm":"gzip","id":9}"#, code: .unsupported, op: "compress",
+      id: 9)
     #expect(try client.request("ping")["ok"] as? Bool == true)
   }
 
@@ -63,8 +76,10 @@ struct ErrorReplyTests {
     #expect(client.greeting["auth"] as? String == "required")
     try expectError(client, #"{"op":"ping","id":1}"#, code: .unauthorized, op: "ping", id: 1)
     try expectError(client, "subscribe clock", code: .unauthorized, op: "subscribe")
-    try expectError(client, #"{"op":"auth","token":"s3cre","id":2}"#, code: .unauthorized, op: "auth", id: 2)
-    try expectError(client, #"{"op":"auth","token":"s3cret!","id":3}"#, code: .unauthorized, op: "auth", id: 3)
+    try expectError(
+      client, #"{"op":"auth","token":"s3cre","id":2}"#, code: .unauthorized, op: "auth", id: 2)
+    try expectError(
+      client, #"{"op":"auth","token":"s3cret!","id":3}"#, code: .unauthorized, op: "auth", id: 3)
     #expect(try client.request(#"{"op":"auth","token":"s3cret","id":4}"#)["ok"] as? Bool == true)
     #expect(try client.request("ping")["ok"] as? Bool == true)
     let shorthand = try server.connect()

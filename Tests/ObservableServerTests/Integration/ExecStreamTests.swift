@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+
 @testable import ObservableServer
 
 @Suite("Exec streams", .timeLimit(.minutes(1)))
@@ -29,7 +30,9 @@ struct ExecStreamTests {
 
   @Test func linesAreJSONWhenTheyParseAndStringsOtherwise() throws {
     let server = try TestServer {
-      $0.execStreams = [ExecStreamConfiguration(#"lines=printf '{"a":1}\nplain words\n42\n'; sleep 1000"#)!]
+      $0.execStreams = [
+        ExecStreamConfiguration(#"lines=printf '{"a":1}\nplain words\n42\n'; sleep 1000"#)!
+      ]
     }
     let client = try server.connect()
     try client.request("subscribe lines")
@@ -54,7 +57,9 @@ struct ExecStreamTests {
   @Test func processThatIgnoresSIGTERMIsKilledAfterTheGracePeriod() throws {
     let server = try TestServer {
       $0.execGracePeriod = .milliseconds(300)
-      $0.execStreams = [ExecStreamConfiguration(#"stubborn=trap '' TERM; echo $$; while :; do sleep 0.05; done"#)!]
+      $0.execStreams = [
+        ExecStreamConfiguration(#"stubborn=trap '' TERM; echo $$; while :; do sleep 0.05; done"#)!
+      ]
     }
     let client = try server.connect()
     try client.request("subscribe stubborn")
@@ -62,7 +67,8 @@ struct ExecStreamTests {
     let started = ContinuousClock.now
     try client.request("unsubscribe stubborn")
     #expect(eventually { !Self.exists(Int32(pid)) })
-    #expect(ContinuousClock.now - started >= .milliseconds(250), "SIGTERM alone should not have ended it")
+    #expect(
+      ContinuousClock.now - started >= .milliseconds(250), "SIGTERM alone should not have ended it")
   }
 
   @Test func stderrGoesToTheLogNotToSubscribers() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+
 @testable import ObservableServer
 
 @Suite("The observable-server executable", .timeLimit(.minutes(1)))
@@ -55,7 +56,8 @@ struct ExecutableTests {
     nc.standardOutput = output
     try nc.run()
     defer { if nc.isRunning { nc.terminate() } }
-    let script = "ping\nsubscribe chat.*\npublish chat.room hello from nc\n{\"op\":\"list\",\"id\":3}\nbogus\n"
+    let script =
+      "ping\nsubscribe chat.*\npublish chat.room hello from nc\n{\"op\":\"list\",\"id\":3}\nbogus\n"
     input.fileHandleForWriting.write(Data(script.utf8))
     try input.fileHandleForWriting.close()
     #expect(eventually(timeout: .seconds(10)) { !nc.isRunning }, "nc did not finish")
@@ -79,7 +81,9 @@ struct ExecutableTests {
     #expect(healthy.waitForExit(timeout: .seconds(5)) == 0, "\(healthy.output)")
     server.signal(SIGTERM)
     #expect(server.waitForExit(timeout: .seconds(3)) == 0)
-    let unhealthy = try ServerProcess(arguments: ["check", "--connect", "127.0.0.1:\(port)", "--timeout", "1"])
+    let unhealthy = try ServerProcess(arguments: [
+      "check", "--connect", "127.0.0.1:\(port)", "--timeout", "1",
+    ])
     #expect(unhealthy.waitForExit(timeout: .seconds(5)) == 1)
     #expect(unhealthy.output.contains("failed"))
   }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObservableServer
 
 @Suite("Protocol over real sockets", .timeLimit(.minutes(1)))
@@ -34,7 +35,8 @@ struct ProtocolTests {
     }
     let publisher = try server.connect()
     for index in 0..<50 {
-      let reply = try publisher.request(#"{"op":"publish","stream":"room.1","value":{"n":\#(index)}}"#)
+      let reply = try publisher.request(
+        #"{"op":"publish","stream":"room.1","value":{"n":\#(index)}}"#)
       #expect(reply["receivers"] as? Int == 3)
     }
     for subscriber in subscribers {
@@ -142,15 +144,19 @@ struct ProtocolTests {
     #expect(stats["delivered_total"] as? Int == 5)
     #expect((stats["connections"] as? Int ?? 0) >= 3)
     #expect((stats["bytes_in"] as? Int ?? 0) > 0)
-    for key in ["connections_total", "subscriptions", "subscribes_total", "disconnects_total", "dropped_total",
-      "slow_consumers_total", "bytes_out", "bytes_out_uncompressed", "uptime_s"]
-    {
+    for key in [
+      "connections_total", "subscriptions", "subscribes_total", "disconnects_total",
+      "dropped_total",
+      "slow_consumers_total", "bytes_out", "bytes_out_uncompressed", "uptime_s",
+    ] {
       #expect(stats[key] is Int, "stats lacks \(key)")
     }
   }
 
   @Test func ipv6AndUnixSocketsServeTheSameProtocol() throws {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("os-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock").path
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "os-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+    ).path
     let server = try TestServer { $0.listen = [.tcp(host: "::1", port: 0), .unix(path: path)] }
     let overIPv6 = try LineClient(.tcp(host: "::1", port: server.port))
     let overUnix = try LineClient(.unix(path: path))

@@ -57,48 +57,36 @@ extension RequestRejection {
   var idText: String? { id.map { String(decoding: $0, as: UTF8.self) } }
 }
 
-extension RequestParser {
-  /// Parses `line`, checking that the body runs exactly once for a request and never otherwise.
-  static func outcome(_ line: [UInt8]) -> ParseOutcome {
-    var calls = 0
-    let outcome = line.withUnsafeBytes { raw -> ParseOutcome in
-      do throws(RequestRejection) {
-        return try parse(raw) { request throws(RequestRejection) in
-          calls += 1
-          return .parsed(ParsedRequest(request))
-        }
-      } catch {
-        return .rejected(error)
-      }
-    }
-    #expect(calls == (outcome.request == nil ? 0 : 1), "the body ran \(calls) times")
-    return outcome
-  }
+/// The signature both parsers share, specialised to what the tests collect.
+typealias RequestParse = (
+  UnsafeRawBufferPointer, (Request) throws(RequestRejection) -> ParseOutcome
+) throws(RequestRejection) -> ParseOutcome
 
-  static func outcome(_ line: String) -> ParseOutcome {
-    outcome(Array(line.utf8))
+/// Parses `line`, checking that the body runs exactly once for a request and never otherwise.
+func parseOutcome(_ line: [UInt8], with parse: RequestParse) -> ParseOutcome {
+  var calls = 0
+  let outcome = line.withUnsafeBytes { raw -> ParseOutcome in
+    do throws(RequestRejection) {
+      return try parse(raw) { request throws(RequestRejection) in
+        calls += 1
+        return .parsed(ParsedRequest(request))
+      }
+    } catch {
+      return .rejected(error)
+    }
   }
+  #expect(calls == (outcome.request == nil ? 0 : 1), "the body ran \(calls) times")
+  return outcome
+}
+
+extension RequestParser {
+  static func outcome(_ line: [UInt8]) -> ParseOutcome { parseOutcome(line, with: parse) }
+
+  static func outcome(_ line: String) -> ParseOutcome { outcome(Array(line.utf8)) }
 }
 
 extension ShorthandParser {
-  /// Parses `line`, checking that the body runs exactly once for a request and never otherwise.
-  static func outcome(_ line: [UInt8]) -> ParseOutcome {
-    var calls = 0
-    let outcome = line.withUnsafeBytes { raw -> ParseOutcome in
-      do throws(RequestRejection) {
-        return try parse(raw) { request throws(RequestRejection) in
-          calls += 1
-          return .parsed(ParsedRequest(request))
-        }
-      } catch {
-        return .rejected(error)
-      }
-    }
-    #expect(calls == (outcome.request == nil ? 0 : 1), "the body ran \(calls) times")
-    return outcome
-  }
+  static func outcome(_ line: [UInt8]) -> ParseOutcome { parseOutcome(line, with: parse) }
 
-  static func outcome(_ line: String) -> ParseOutcome {
-    outcome(Array(line.utf8))
-  }
+  static func outcome(_ line: String) -> ParseOutcome { outcome(Array(line.utf8)) }
 }

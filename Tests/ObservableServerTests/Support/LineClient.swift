@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+
 @testable import ObservableServer
 
 /// A real blocking socket client that speaks lines, for tests. Every read is bounded by a
@@ -46,7 +47,9 @@ final class LineClient: @unchecked Sendable {
   func sendRaw(_ bytes: [UInt8]) throws {
     var offset = 0
     while offset < bytes.count {
-      let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+      let sent = bytes[offset...].withUnsafeBytes {
+        Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+      }
       if sent < 0 {
         if errno == EINTR { continue }
         throw SystemError(call: "send", code: errno)
@@ -91,7 +94,8 @@ final class LineClient: @unchecked Sendable {
   /// Reads one line and parses it as a JSON object.
   func readJSON(timeout: Duration = .seconds(5)) throws -> [String: Any] {
     let line = try readLine(timeout: timeout)
-    guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+    guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+    else {
       throw Timeout(description: "not a JSON object: \(line)")
     }
     return object

@@ -1,5 +1,6 @@
 import Glibc
 import Logging
+
 @testable import ObservableServer
 
 /// An in-process server on a free loopback port, shut down by ``stop()``.
@@ -14,12 +15,14 @@ final class TestServer {
     configuration.listen = [.tcp(host: "127.0.0.1", port: 0)]
     configuration.eventLoopCount = 2
     configure(&configuration)
-    server = ObservableServer(configuration: configuration, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+    server = ObservableServer(
+      configuration: configuration, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
     addresses = try server.start()
-    port = addresses.lazy.compactMap { address -> UInt16? in
-      if case .tcp(_, let port) = address { return port }
-      return nil
-    }.first ?? 0
+    port =
+      addresses.lazy.compactMap { address -> UInt16? in
+        if case .tcp(_, let port) = address { return port }
+        return nil
+      }.first ?? 0
   }
 
   /// A client connected to the first TCP address, greeting read.
@@ -32,7 +35,8 @@ final class TestServer {
     let client = try connect()
     defer { client.close() }
     try client.send(#"{"op":"subscribe","stream":"stats"}"#)
-    return try client.read(until: { $0["stream"] as? String == "stats" && $0["value"] != nil })["value"]
+    return try client.read(until: { $0["stream"] as? String == "stats" && $0["value"] != nil })[
+      "value"]
       as? [String: Any] ?? [:]
   }
 
