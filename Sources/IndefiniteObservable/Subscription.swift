@@ -1,3 +1,5 @@
+import Locking
+
 /// The link between one observer and its source, returned by
 /// ``IndefiniteObservable/subscribe(observer:)``.
 ///

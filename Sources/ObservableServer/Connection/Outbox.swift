@@ -1,4 +1,4 @@
-import IndefiniteObservable
+import Locking
 
 /// The bytes waiting to be written to one connection, appended from any thread.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import IndefiniteObservable
+import Locking
 
 /// Reads an exec process's stdout and stderr on a thread of its own and splits them into lines.
 ///

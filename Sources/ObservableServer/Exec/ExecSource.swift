@@ -1,6 +1,6 @@
 import Dispatch
 import Glibc
-import IndefiniteObservable
+import Locking
 import Logging
 
 /// Runs an exec stream's command while the stream has observers and hands its output lines to

@@ -1,7 +1,7 @@
 import CLinux
 import Foundation
 import Glibc
-import IndefiniteObservable
+import Locking
 
 /// Something registered with an ``EventLoop`` that it tells when its descriptor is ready.
 ///

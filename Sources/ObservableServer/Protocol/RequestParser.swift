@@ -50,8 +50,12 @@ enum RequestParser {
         } else {
           fields.id = UnsafeRawBufferPointer(rebasing: line[member.value])
         }
-      default:
-        fields.others.append(member)
+      case "stream": fields.stream = member
+      case "value": fields.value = member
+      case "retain": fields.retain = member
+      case "token": fields.token = member
+      case "algorithm": fields.algorithm = member
+      default: continue
       }
     }
     if let opMember, opMember.kind == .string {
@@ -66,19 +70,15 @@ enum RequestParser {
       throw fields.rejection(.unknownOp, "unknown op \"\(opText)\"; send {\"op\":\"help\"}")
     }
     var request = Request(op: op, id: fields.id)
-    for member in fields.others {
-      switch member.key {
-      case "stream": request.stream = try fields.string(member, in: line)
-      case "token": request.token = try fields.string(member, in: line)
-      case "algorithm": request.algorithm = try fields.string(member, in: line)
-      case "value": request.value = UnsafeRawBufferPointer(rebasing: line[member.value])
-      case "retain":
-        guard member.kind == .bool else {
-          throw fields.rejection(.badRequest, "\"retain\" must be a boolean")
-        }
-        request.retain = line[member.value.lowerBound] == UInt8(ascii: "t")
-      default: continue
+    request.stream = try fields.string(fields.stream, in: line)
+    request.token = try fields.string(fields.token, in: line)
+    request.algorithm = try fields.string(fields.algorithm, in: line)
+    request.value = fields.value.map { UnsafeRawBufferPointer(rebasing: line[$0.value]) }
+    if let retain = fields.retain {
+      guard retain.kind == .bool else {
+        throw fields.rejection(.badRequest, "\"retain\" must be a boolean")
       }
+      request.retain = line[retain.value.lowerBound] == UInt8(ascii: "t")
     }
     return request
   }
@@ -90,7 +90,12 @@ private struct RequestFields {
   var seen: UInt8 = 0
   var op: String?
   var id: UnsafeRawBufferPointer?
-  var others: [JSONMember] = []
+  // One slot per known key rather than an array, so that a request allocates nothing here.
+  var stream: JSONMember?
+  var value: JSONMember?
+  var retain: JSONMember?
+  var token: JSONMember?
+  var algorithm: JSONMember?
 
   static func bit(for key: String) -> UInt8 {
     switch key {
@@ -109,9 +114,10 @@ private struct RequestFields {
     RequestRejection(op: op, id: id.map { Array($0) }, error: ProtocolError(code, message))
   }
 
-  func string(_ member: JSONMember, in line: UnsafeRawBufferPointer) throws(RequestRejection)
-    -> String
+  func string(_ member: JSONMember?, in line: UnsafeRawBufferPointer) throws(RequestRejection)
+    -> String?
   {
+    guard let member else { return nil }
     guard member.kind == .string else {
       throw rejection(.badRequest, "\"\(member.key)\" must be a string")
     }

@@ -1,6 +1,6 @@
 import Dispatch
 import Glibc
-import IndefiniteObservable
+import Locking
 import Logging
 
 /// A server that exposes named observables over a line-delimited JSON protocol.

@@ -1,4 +1,4 @@
-import IndefiniteObservable
+import Locking
 import Logging
 
 /// What every connection of one server shares: its streams, counters, limits and log.

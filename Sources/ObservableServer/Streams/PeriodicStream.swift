@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import IndefiniteObservable
+import Locking
 
 /// A built-in stream that sends each observer a fresh value right after it subscribes and then
 /// once per interval, from a timer of its own that its disconnect cancels.

@@ -1,5 +1,5 @@
 import Foundation
-import IndefiniteObservable
+import Locking
 
 /// The server's counters, as the `stats` stream reports them.
 final class ServerCounters: Sendable {

@@ -1,4 +1,5 @@
 import IndefiniteObservable
+import Locking
 
 /// All streams by name: the fixed ones (built-in and exec) and the topics clients make.
 ///

@@ -1,4 +1,4 @@
-import IndefiniteObservable
+import Locking
 
 /// The state of one topic: its observers and its retained value.
 ///

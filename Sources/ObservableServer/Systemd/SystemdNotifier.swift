@@ -1,6 +1,6 @@
 import CSystemd
 import Dispatch
-import IndefiniteObservable
+import Locking
 
 /// Reports the server's state to systemd for `Type=notify` services (`sd_notify(3)`).
 ///

@@ -1,4 +1,4 @@
-import IndefiniteObservable
+import Locking
 
 /// A tally that any thread may bump, for counting connects, disconnects and calls.
 final class Counter: Sendable {

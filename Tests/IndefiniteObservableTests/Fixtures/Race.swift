@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import IndefiniteObservable
+import Locking
 
 /// Runs `body` on `threadCount` new threads, each held at a start line until all of them
 /// exist, so that the bodies overlap instead of running one after another.

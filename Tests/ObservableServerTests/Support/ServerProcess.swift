@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import IndefiniteObservable
+import Locking
 
 @testable import ObservableServer
 

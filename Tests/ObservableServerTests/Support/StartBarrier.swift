@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import IndefiniteObservable
+import Locking
 import Synchronization
 
 /// Runs bodies on threads of their own that all wait at a start line until every thread exists,
