@@ -45,19 +45,38 @@ final class EventLoop: @unchecked Sendable {
   }
 
   /// Runs `task` on the loop thread, soon.
+  ///
+  /// Waking a sleeping loop costs a system call and a context switch, so a loop thread that
+  /// queues work for another loop (a publish reaching subscribers elsewhere) wakes it once at
+  /// the end of its own turn rather than once per task.
   func execute(_ task: @escaping @Sendable () -> Void) {
     let wasIdle = tasks.withLock { queue in
       queue.append(task)
       return queue.count == 1
     }
-    if wasIdle {
-      var one: UInt64 = 1
-      _ = Glibc.write(wakeup, &one, 8)
+    guard wasIdle else { return }
+    guard let current = Self.current else { return wake() }
+    // On its own thread the loop checks its queue before it sleeps; no wake-up is needed.
+    if current !== self { current.deferredWakeups.append(self) }
+  }
+
+  /// The loop whose thread is running the caller, if any.
+  static var current: EventLoop? {
+    pthread_getspecific(currentKey).map {
+      Unmanaged<EventLoop>.fromOpaque($0).takeUnretainedValue()
     }
   }
 
-  /// Whether the caller is on this loop's thread.
-  var inLoop: Bool { pthread_equal(pthread_self(), loopThread.withLock { $0 }) != 0 }
+  private static let currentKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+  }()
+
+  private func wake() {
+    var one: UInt64 = 1
+    _ = Glibc.write(wakeup, &one, 8)
+  }
 
   /// Stops the loop after the tasks already queued have run.
   func stop() {
@@ -103,7 +122,7 @@ final class EventLoop: @unchecked Sendable {
   let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
   private func run() {
-    loopThread.withLock { $0 = pthread_self() }
+    pthread_setspecific(Self.currentKey, Unmanaged.passUnretained(self).toOpaque())
     let capacity = 256
     let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
     defer {
@@ -111,7 +130,8 @@ final class EventLoop: @unchecked Sendable {
       stopped.withLock { $0 = true }
     }
     while running {
-      let count = epoll_wait(epoll, events, Int32(capacity), -1)
+      let hasTasks = tasks.withLock { !$0.isEmpty }
+      let count = epoll_wait(epoll, events, Int32(capacity), hasTasks ? 0 : -1)
       if count < 0 { continue }
       for index in 0..<Int(count) {
         let fd = Int32(bitPattern: UInt32(truncatingIfNeeded: events[index].data.u64))
@@ -123,6 +143,8 @@ final class EventLoop: @unchecked Sendable {
         }
       }
       runTasks()
+      for loop in deferredWakeups { loop.wake() }
+      deferredWakeups.removeAll(keepingCapacity: true)
     }
   }
 
@@ -138,10 +160,10 @@ final class EventLoop: @unchecked Sendable {
   private let epoll: Int32
   private let wakeup: Int32
   private let tasks = Locked<[@Sendable () -> Void]>([])
-  private let loopThread = Locked<pthread_t>(0)
   private let stopped = Locked(false)
   private var running = true
   private var handlers: [Int32: ReadinessHandler] = [:]
+  private var deferredWakeups: [EventLoop] = []
 }
 
 extension EventLoop {

@@ -41,7 +41,12 @@ final class ServerProcess: @unchecked Sendable {
     let log = self.log
     errors.fileHandleForReading.readabilityHandler = { handle in
       let data = handle.availableData
-      if data.isEmpty { handle.readabilityHandler = nil } else { log.append(data) }
+      if data.isEmpty {
+        handle.readabilityHandler = nil
+        log.finish()
+      } else {
+        log.append(data)
+      }
     }
     try process.run()
   }
@@ -87,6 +92,8 @@ final class ServerProcess: @unchecked Sendable {
   func waitForExit(timeout: Duration) -> Int32? {
     guard eventually(timeout: timeout, { !process.isRunning }) else { return nil }
     process.waitUntilExit()
+    // The last output may still be in the pipe; the end of the pipe says it has all been read.
+    _ = eventually(timeout: .seconds(2)) { log.finished }
     return process.terminationStatus
   }
 }
@@ -94,8 +101,13 @@ final class ServerProcess: @unchecked Sendable {
 /// The output of a process, appended from the pipe's reading thread.
 private final class LogCollector: Sendable {
   private let data = Locked(Data())
+  private let ended = Locked(false)
 
   func append(_ chunk: Data) { data.withLock { $0.append(chunk) } }
+
+  func finish() { ended.withLock { $0 = true } }
+
+  var finished: Bool { ended.withLock { $0 } }
 
   var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
 }
