@@ -6,12 +6,12 @@ enum DeliveryEncoder {
   static func line(stream name: String, rawValue value: UnsafeRawBufferPointer) -> [UInt8] {
     var line: [UInt8] = []
     line.reserveCapacity(name.utf8.count + value.count + 24)
-    line.append(contentsOf: #"{"stream":""#.utf8)
+    line.append(literal: #"{"stream":""#)
     // Valid names are tokens of [A-Za-z0-9_-] and dots, which need no escaping.
-    line.append(contentsOf: name.utf8)
-    line.append(contentsOf: #"","value":"#.utf8)
+    line.append(utf8: name)
+    line.append(literal: #"","value":"#)
     line.append(contentsOf: value)
-    line.append(contentsOf: "}\n".utf8)
+    line.append(literal: "}\n")
     return line
   }
 

@@ -6,11 +6,11 @@ enum Greeting {
   /// `{"hello":"observable-server","version":…,"protocol":1,…}\n`
   static func line(version: String, authRequired: Bool) -> [UInt8] {
     var line: [UInt8] = []
-    line.append(contentsOf: #"{"hello":"observable-server","version":"#.utf8)
+    line.append(literal: #"{"hello":"observable-server","version":"#)
     JSONStringEncoding.append(version, to: &line)
     line.append(contentsOf: #","protocol":\#(protocolVersion)"#.utf8)
-    if authRequired { line.append(contentsOf: #","auth":"required""#.utf8) }
-    line.append(contentsOf: #","help":"type help, or send {\"op\":\"help\"}"}"#.utf8)
+    if authRequired { line.append(literal: #","auth":"required""#) }
+    line.append(literal: #","help":"type help, or send {\"op\":\"help\"}"}"#)
     line.append(0x0A)
     return line
   }

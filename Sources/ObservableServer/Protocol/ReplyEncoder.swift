@@ -8,15 +8,15 @@ enum ReplyEncoder {
     to out: inout [UInt8],
     fields: (inout [UInt8]) -> Void = { _ in }
   ) {
-    out.append(contentsOf: #"{"ok":true,"op":""#.utf8)
-    out.append(contentsOf: op.rawValue.utf8)
+    out.append(literal: #"{"ok":true,"op":""#)
+    out.append(literal: op.literal)
     out.append(UInt8(ascii: "\""))
     if let id {
-      out.append(contentsOf: #","id":"#.utf8)
+      out.append(literal: #","id":"#)
       out.append(contentsOf: id)
     }
     fields(&out)
-    out.append(contentsOf: "}\n".utf8)
+    out.append(literal: "}\n")
   }
 
   /// Appends an error reply; `op` is `nil` when the request's op could not be read.
@@ -26,34 +26,33 @@ enum ReplyEncoder {
     _ error: ProtocolError,
     to out: inout [UInt8]
   ) {
-    out.append(contentsOf: #"{"ok":false,"op":"#.utf8)
+    out.append(literal: #"{"ok":false,"op":"#)
     if let op {
       JSONStringEncoding.append(op, to: &out)
     } else {
-      out.append(contentsOf: "null".utf8)
+      out.append(literal: "null")
     }
     if let id {
-      out.append(contentsOf: #","id":"#.utf8)
+      out.append(literal: #","id":"#)
       out.append(contentsOf: id)
     }
-    out.append(contentsOf: #","error":{"code":""#.utf8)
-    out.append(contentsOf: error.code.rawValue.utf8)
-    out.append(contentsOf: #"","message":"#.utf8)
+    out.append(literal: #","error":{"code":""#)
+    out.append(utf8: error.code.rawValue)
+    out.append(literal: #"","message":"#)
     JSONStringEncoding.append(error.message, to: &out)
-    out.append(contentsOf: "}}\n".utf8)
+    out.append(literal: "}}\n")
   }
 
   /// Appends `,"key":` so that a value can follow.
   static func key(_ key: StaticString, to out: inout [UInt8]) {
-    out.append(contentsOf: #",""#.utf8)
-    out.append(
-      contentsOf: UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-    out.append(contentsOf: #"":"#.utf8)
+    out.append(literal: #",""#)
+    out.append(literal: key)
+    out.append(literal: #"":"#)
   }
 
   /// Appends `,"key":n`.
   static func integer(_ key: StaticString, _ value: Int, to out: inout [UInt8]) {
     self.key(key, to: &out)
-    out.append(contentsOf: String(value).utf8)
+    out.append(decimal: value)
   }
 }

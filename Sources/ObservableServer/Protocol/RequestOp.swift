@@ -2,3 +2,19 @@
 enum RequestOp: String, Sendable, CaseIterable {
   case subscribe, unsubscribe, publish, list, ping, auth, compress, help
 }
+
+extension RequestOp {
+  /// The op's name as a literal, so replies copy it without going through a `String`.
+  var literal: StaticString {
+    switch self {
+    case .subscribe: "subscribe"
+    case .unsubscribe: "unsubscribe"
+    case .publish: "publish"
+    case .list: "list"
+    case .ping: "ping"
+    case .auth: "auth"
+    case .compress: "compress"
+    case .help: "help"
+    }
+  }
+}

@@ -14,6 +14,7 @@ enum RequestParser {
       start += 1
     }
     if start < line.count, line[start] == UInt8(ascii: "{") {
+      if let publish = PublishShape.match(line) { return try body(publish) }
       return try body(parseJSON(line))
     }
     return try ShorthandParser.parse(UnsafeRawBufferPointer(rebasing: line[start...]), body)

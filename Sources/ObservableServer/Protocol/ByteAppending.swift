@@ -1,0 +1,36 @@
+extension [UInt8] {
+  /// Appends a literal's bytes with one copy; appending a `String.UTF8View` walks it instead,
+  /// which showed up on the publish path.
+  mutating func append(literal: StaticString) {
+    append(
+      contentsOf: UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+    )
+  }
+
+  /// Appends a string's UTF-8 bytes with one copy.
+  mutating func append(utf8 text: String) {
+    var text = text
+    text.withUTF8 { append(contentsOf: $0) }
+  }
+
+  /// Appends `value` in decimal without making a `String`.
+  mutating func append(decimal value: Int) {
+    if value < 0 { append(UInt8(ascii: "-")) }
+    var magnitude = value.magnitude
+    var digits: (UInt64, Int) = (0, 0)  // reversed digits packed 4 bits each, and their count
+    repeat {
+      digits.0 = digits.0 << 4 | UInt64(magnitude % 10)
+      digits.1 += 1
+      magnitude /= 10
+    } while magnitude > 0 && digits.1 < 16
+    if magnitude > 0 {
+      // Too long for the packed form (more than 16 digits): rare enough for the slow way.
+      append(contentsOf: String(value.magnitude).utf8)
+      return
+    }
+    for _ in 0..<digits.1 {
+      append(UInt8(ascii: "0") + UInt8(digits.0 & 0xF))
+      digits.0 >>= 4
+    }
+  }
+}

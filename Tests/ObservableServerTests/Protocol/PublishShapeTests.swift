@@ -1,0 +1,40 @@
+import Testing
+
+@testable import ObservableServer
+
+@Suite("Publish fast path", .timeLimit(.minutes(1)))
+struct PublishShapeTests {
+  static let matching = [
+    #"{"op":"publish","stream":"bench","value":"1234567890q1xxxx"}"#,
+    #"{"op":"publish","stream":"a.b-c_d","value":{"x":[1,2,{"y":null}]}}"#,
+    #"{"op":"publish","stream":"n","value":-1.5e3}"#,
+  ]
+  static let declined = [
+    #"{"op":"publish","stream":"a","value":1,"id":2}"#,
+    #"{"op":"publish","stream":"a","value":1 }"#,
+    #"{"op":"publish","stream":"a b","value":1}"#,
+    #"{"op":"publish","stream":"a\u002e","value":1}"#,
+    #"{"op":"publish","stream":"","value":1}"#,
+    #"{"op":"publish","stream":"a","value":[1,}"#,
+    #"{"op":"publish","stream":"a","value":1}}"#,
+    #"{"op":"publish","stream":"a","retain":true,"value":1}"#,
+    #"{"stream":"a","op":"publish","value":1}"#,
+  ]
+
+  @Test(arguments: matching)
+  func matchesWhatTheGeneralParserReads(_ line: String) throws {
+    let bytes = Array(line.utf8)
+    let fast = try #require(
+      bytes.withUnsafeBytes { PublishShape.match($0).map(ParsedRequest.init) })
+    let general = try #require(RequestParser.outcome(bytes).request)
+    #expect(fast.op == general.op)
+    #expect(fast.stream == general.stream)
+    #expect(fast.value == general.value)
+    #expect(fast.retain == false)
+  }
+
+  @Test(arguments: declined)
+  func declinesEveryOtherShape(_ line: String) {
+    #expect(Array(line.utf8).withUnsafeBytes { PublishShape.match($0) } == nil)
+  }
+}
