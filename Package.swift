@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "IndefiniteObservable", targets: ["IndefiniteObservable"]),
     .library(name: "ObservableServer", targets: ["ObservableServer"]),
     .executable(name: "observable-server", targets: ["observable-server"]),
+    .executable(name: "observable-bench", targets: ["observable-bench"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -41,6 +42,15 @@ let package = Package(
         "ObservableServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    // Measures a server it starts itself: fan-out, latency, connection memory and churn.
+    .executableTarget(
+      name: "observable-bench",
+      dependencies: [
+        "ObservableServer",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Histogram", package: "hdrhistogram-swift"),
       ]
     ),
 

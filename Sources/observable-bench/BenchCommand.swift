@@ -1,0 +1,233 @@
+import ArgumentParser
+import Foundation
+import ObservableServer
+
+/// `observable-bench`: the project's own benchmark, run with `swift run -c release
+/// observable-bench`, which measures a server it starts itself and prints a table.
+@main
+struct BenchCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "observable-bench",
+    abstract: "Measures observable-server: fan-out, latency, connection memory and churn.",
+    discussion: """
+      By default each measurement gets a fresh observable-server (the one built next to this
+      benchmark, rebuilt first when SwiftPM built the benchmark from this package) on a free
+      127.0.0.1 port with --log-level warning, stopped afterwards. --connect measures a server
+      that is already running, on loopback only. The defaults take well under a minute on two
+      cores.
+
+      Exit status: 0 when every check passed, 1 when something was lost or a check failed
+      (or a measurement could not be made), 64 for bad arguments.
+      """,
+    version: ObservableServer.version)
+
+  @Option(
+    name: .customLong("scenario"),
+    help: ArgumentHelp(
+      "A scenario to run: fan-out, latency, memory or churn. Repeatable; default: all.",
+      valueName: "name"))
+  var scenarios: [ScenarioName] = []
+
+  @Option(
+    help: ArgumentHelp(
+      "Subscriber counts of the fan-out rows, comma separated.", valueName: "n,n,…"))
+  var subscribers = "1,10,100"
+
+  @Option(
+    help: ArgumentHelp(
+      "Messages per fan-out row (default: 6,000,000 deliveries' worth, 20,000 to 1,000,000).",
+      valueName: "n"))
+  var messages: Int?
+
+  @Option(help: "Fan-out: most messages published ahead of the slowest subscriber.")
+  var window = 2000
+
+  @Option(help: "Bytes of each published value (at least \(Payload.minimumBytes)).")
+  var payloadBytes = 64
+
+  @Option(help: "Latency: messages published per second.")
+  var rate = 5000
+
+  @Option(help: "Latency: subscribers.")
+  var latencySubscribers = 10
+
+  @Option(help: "Latency: seconds of paced publishing.")
+  var latencySeconds = 4.0
+
+  @Option(help: "Connection memory: connections to open.")
+  var connections = 5000
+
+  @Option(help: "Churn: subscribe+unsubscribe pairs.")
+  var pairs = 200_000
+
+  @Option(help: ArgumentHelp("The observable-server executable to start.", valueName: "path"))
+  var server: String?
+
+  @Flag(help: "Do not rebuild observable-server before measuring it.")
+  var noBuild = false
+
+  @Option(
+    help: ArgumentHelp("Event loop threads of a started server (its --threads).", valueName: "n"))
+  var serverThreads: Int?
+
+  @Option(
+    help: ArgumentHelp(
+      "Measure a server that is already running at HOST:PORT (loopback only).",
+      valueName: "host:port"))
+  var connect: String?
+
+  @Option(help: "Seconds the whole run may take; past it, what is left is skipped.")
+  var timeout = 120.0
+
+  @Flag(help: "Print one JSON object instead of the table.")
+  var json = false
+
+  func validate() throws {
+    guard parsedSubscribers != nil else {
+      throw ValidationError("--subscribers \(subscribers): expected positive counts like 1,10,100")
+    }
+    if let messages, messages < 1 { throw ValidationError("--messages must be at least 1") }
+    guard window >= 1 else { throw ValidationError("--window must be at least 1") }
+    guard payloadBytes >= Payload.minimumBytes, payloadBytes <= 1 << 16 else {
+      throw ValidationError("--payload-bytes must be \(Payload.minimumBytes) to 65536")
+    }
+    guard rate >= 1, rate <= 1_000_000 else {
+      throw ValidationError("--rate must be 1 to 1000000")
+    }
+    guard latencySubscribers >= 1 else {
+      throw ValidationError("--latency-subscribers must be at least 1")
+    }
+    guard latencySeconds > 0 else { throw ValidationError("--latency-seconds must be positive") }
+    guard connections >= 1 else { throw ValidationError("--connections must be at least 1") }
+    guard pairs >= 1 else { throw ValidationError("--pairs must be at least 1") }
+    if let serverThreads, serverThreads < 1 {
+      throw ValidationError("--server-threads must be at least 1")
+    }
+    guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+    if let connect {
+      guard server == nil, serverThreads == nil else {
+        throw ValidationError(
+          "--connect measures a running server: drop --server and --server-threads")
+      }
+      do {
+        _ = try LoopbackAddress(parsing: connect)
+      } catch {
+        throw ValidationError(error.description)
+      }
+    }
+  }
+
+  func run() throws {
+    // Ten seconds past the timeout, a stuck run is ended outright.
+    ChildProcessGuard.install(hardLimitSeconds: timeout + 10)
+    let deadline = Deadline(secondsFromNow: timeout)
+    let selected =
+      scenarios.isEmpty ? ScenarioName.allCases : ScenarioName.allCases.filter(scenarios.contains)
+    do {
+      // The client's sockets, the few files of its own, and the same for a server it starts.
+      let memory = selected.contains(.memory) ? connections : 0
+      let fanOut = selected.contains(.fanOut) ? (parsedSubscribers?.max() ?? 0) + 1 : 0
+      try FileLimit.raise(toAtLeast: max(memory, fanOut, latencySubscribers + 1) + 256)
+
+      let (source, serverText) = try serverSource(deadline: deadline)
+      let run = BenchRun(measurements: measurements(selected), source: source, deadline: deadline)
+      let report = BenchReport(
+        version: ObservableServer.version, cores: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))),
+        date: Date.now.formatted(.iso8601.year().month().day()),
+        serverMode: connect == nil ? "started" : "connect", server: serverText,
+        notes: notes(selected), results: run.execute())
+      print(json ? report.json() : report.table())
+      if !report.passed { throw ExitCode.failure }
+    } catch let error as BenchError {
+      BenchLog.note("\(error)")
+      if json { print(BenchReport.failure(error.description)) }
+      throw ExitCode.failure
+    }
+  }
+
+  /// The server to measure, and how the table describes it.
+  private func serverSource(deadline: Deadline) throws(BenchError) -> (ServerSource, String) {
+    if let connect {
+      let address = try LoopbackAddress(parsing: connect)
+      do {
+        try HealthCheck.ping(address.listenAddress, timeout: .seconds(3))
+      } catch {
+        throw .server("--connect \(address): no observable-server answers ping: \(error)")
+      }
+      return (.external(address), "already running at \(address) (--connect)")
+    }
+    let executable = try ServerExecutable.resolve(
+      explicitPath: server, build: !noBuild, deadline: deadline)
+    // Room for the memory scenario's connections, which the default of 1024 would refuse.
+    var arguments = ["--max-connections", "\(max(1024, connections + 256))"]
+    if let serverThreads { arguments += ["--threads", "\(serverThreads)"] }
+    let threads = serverThreads.map { "\($0) threads" } ?? "default threads"
+    return (
+      .started(executable: executable, arguments: arguments),
+      "\(executable), a fresh process per row, \(threads)"
+    )
+  }
+
+  private var parsedSubscribers: [Int]? {
+    let counts = subscribers.split(separator: ",").map {
+      Int($0.trimmingCharacters(in: .whitespaces))
+    }
+    guard !counts.isEmpty, counts.allSatisfy({ ($0 ?? 0) >= 1 }) else { return nil }
+    return counts.compactMap { $0 }
+  }
+
+  private func measurements(_ selected: [ScenarioName]) -> [any Scenario] {
+    let payload = Payload(size: payloadBytes)
+    var list: [any Scenario] = []
+    if selected.contains(.fanOut) {
+      for count in parsedSubscribers ?? [] {
+        list.append(
+          FanOutScenario(
+            configuration: .init(
+              subscribers: count,
+              messages: messages ?? min(1_000_000, max(20_000, 6_000_000 / count)),
+              window: window, payload: payload)))
+      }
+    }
+    if selected.contains(.latency) {
+      list.append(
+        LatencyScenario(
+          configuration: .init(
+            rate: rate, subscribers: latencySubscribers, seconds: latencySeconds,
+            payload: payload)))
+    }
+    if selected.contains(.memory) {
+      list.append(ConnectionMemoryScenario(connections: connections))
+    }
+    if selected.contains(.churn) { list.append(ChurnScenario(pairs: pairs)) }
+    return list
+  }
+
+  /// What a reader needs in order to interpret the numbers.
+  private func notes(_ selected: [ScenarioName]) -> [String] {
+    var notes = [
+      "cpu is % of one core over the measured phase: the bench shares the machine with the server"
+    ]
+    #if DEBUG
+      notes.append("this is a debug build of the benchmark and server: use swift run -c release")
+    #endif
+    if connect != nil {
+      if selected.contains(.memory) {
+        notes.append(
+          "connection memory needs the server's PID, so it is not measured with --connect")
+      }
+      if selected.contains(.churn) {
+        notes.append("churn's disconnect count assumes no other client uses the server meanwhile")
+      }
+    }
+    return notes
+  }
+}
+
+/// The scenarios `--scenario` selects, in the order they run.
+enum ScenarioName: String, CaseIterable, ExpressibleByArgument {
+  case fanOut = "fan-out"
+  case latency
+  case memory
+  case churn
+}

@@ -1,0 +1,197 @@
+import Glibc
+
+/// One non-blocking TCP connection of the load client, with its own input and output buffers.
+///
+/// Used by one thread at a time. Lines are found with memchr in a raw buffer and handed out as
+/// byte ranges, so the hot loops never build a String or decode JSON: the client must stay far
+/// cheaper than the server it measures, on the same two cores.
+final class ClientConnection {
+  /// What one read(2) did.
+  enum ReadOutcome {
+    case bytes(Int)
+    case wouldBlock
+    case closed
+  }
+
+  let descriptor: Int32
+
+  /// Starts connecting to `address`; the connection completes while the first lines are sent.
+  init(to address: LoopbackAddress, readCapacity: Int = 64 * 1024) throws(BenchError) {
+    let kind = Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue)
+    let fd = socket(address.family, kind, 0)
+    guard fd >= 0 else { throw .system(call: "socket", code: errno) }
+    // Requests are small and a latency sample must not wait for Nagle's algorithm.
+    var on: Int32 = 1
+    setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+    let result = address.withSocketAddress { connect(fd, $0, $1) }
+    if result != 0, errno != EINPROGRESS {
+      let code = errno
+      close(fd)
+      throw .system(call: "connect to \(address)", code: code)
+    }
+    descriptor = fd
+    capacity = readCapacity
+    input = .allocate(byteCount: readCapacity, alignment: 16)
+  }
+
+  deinit {
+    close(descriptor)
+    input.deallocate()
+  }
+
+  /// Bytes received so far, framing included.
+  private(set) var bytesRead = 0
+
+  /// The poll(2) events this connection waits for now.
+  var pollEvents: Int16 {
+    Int16(POLLIN) | (hasPendingOutput ? Int16(POLLOUT) : 0)
+  }
+
+  // MARK: Input
+
+  /// Reads once, as much as fits; the partial line at the end stays for the next read.
+  func read() throws(BenchError) -> ReadOutcome {
+    if lineStart > 0 {
+      // At most one partial line is left over, so this move is short.
+      let remaining = end - lineStart
+      if remaining > 0 { memmove(input, input + lineStart, remaining) }
+      end = remaining
+      scanFrom -= lineStart
+      lineStart = 0
+    }
+    guard end < capacity else {
+      throw .unexpected("a line longer than this connection's \(capacity)-byte buffer")
+    }
+    while true {
+      let count = Glibc.read(descriptor, input + end, capacity - end)
+      if count > 0 {
+        end += count
+        bytesRead += count
+        return .bytes(count)
+      }
+      if count == 0 { return .closed }
+      switch errno {
+      case EINTR: continue
+      case EAGAIN, EWOULDBLOCK: return .wouldBlock
+      case let code: throw .system(call: "read", code: code)
+      }
+    }
+  }
+
+  /// The next complete line without its newline, consumed; valid until the next ``read()``.
+  @inline(__always)
+  func nextLine() -> UnsafeRawBufferPointer? {
+    guard scanFrom < end else { return nil }
+    guard let newline = memchr(input + scanFrom, 0x0A, end - scanFrom) else {
+      scanFrom = end
+      return nil
+    }
+    let newlineOffset = UnsafeRawPointer(input).distance(to: UnsafeRawPointer(newline))
+    let line = UnsafeRawBufferPointer(start: input + lineStart, count: newlineOffset - lineStart)
+    lineStart = newlineOffset + 1
+    scanFrom = lineStart
+    return line
+  }
+
+  // MARK: Output
+
+  var hasPendingOutput: Bool { outputOffset < output.count }
+
+  /// Appends one line of text (a newline is added) to what ``flush()`` writes.
+  func queueLine(_ text: String) {
+    output.append(contentsOf: text.utf8)
+    output.append(0x0A)
+  }
+
+  /// Appends raw bytes to what ``flush()`` writes.
+  func queue(_ bytes: [UInt8]) {
+    output.append(contentsOf: bytes)
+  }
+
+  /// Appends `count` bytes that `fill` writes in place, so that a batch of generated lines is
+  /// not built elsewhere and copied.
+  func queue(byteCount count: Int, _ fill: (UnsafeMutableRawPointer) -> Void) {
+    let start = output.count
+    output.append(contentsOf: repeatElement(0, count: count))
+    output.withUnsafeMutableBytes { fill($0.baseAddress! + start) }
+  }
+
+  /// Writes pending output until it is all written (`true`) or the socket is full (`false`).
+  @discardableResult
+  func flush() throws(BenchError) -> Bool {
+    while outputOffset < output.count {
+      let sent = output.withUnsafeBytes { bytes in
+        send(
+          descriptor, bytes.baseAddress! + outputOffset, bytes.count - outputOffset,
+          Int32(MSG_NOSIGNAL))
+      }
+      if sent >= 0 {
+        outputOffset += sent
+        continue
+      }
+      switch errno {
+      case EINTR: continue
+      case EAGAIN, EWOULDBLOCK: return false
+      case let code: throw .system(call: "send", code: code)
+      }
+    }
+    output.removeAll(keepingCapacity: true)
+    outputOffset = 0
+    return true
+  }
+
+  private let input: UnsafeMutableRawPointer
+  private let capacity: Int
+  /// The first byte not yet handed out as part of a line.
+  private var lineStart = 0
+  /// Where the newline search resumes: bytes before it are known to hold none.
+  private var scanFrom = 0
+  /// The end of the bytes read.
+  private var end = 0
+  private var output: [UInt8] = []
+  private var outputOffset = 0
+}
+
+extension UnsafeRawBufferPointer {
+  /// Whether the bytes start with `prefix`; the hot loops' way of recognising a line's shape.
+  @inline(__always)
+  func hasPrefix(_ prefix: [UInt8]) -> Bool {
+    guard count >= prefix.count else { return false }
+    return prefix.withUnsafeBytes { memcmp(baseAddress!, $0.baseAddress!, prefix.count) == 0 }
+  }
+
+  /// Whether `needle` occurs anywhere; for lines off the hot path (greetings, errors, stats).
+  func contains(_ needle: String) -> Bool {
+    range(of: needle) != nil
+  }
+
+  /// The offset just past the first occurrence of `needle`.
+  func range(of needle: String) -> Range<Int>? {
+    let pattern = Array(needle.utf8)
+    guard !pattern.isEmpty, count >= pattern.count else { return nil }
+    for start in 0...(count - pattern.count) where self[start] == pattern[0] {
+      if self[start..<start + pattern.count].elementsEqual(pattern) {
+        return start..<start + pattern.count
+      }
+    }
+    return nil
+  }
+
+  /// The non-negative integer that follows `"name":`, as in the `stats` stream's values.
+  func integer(after name: String) -> Int? {
+    guard let found = range(of: "\"\(name)\":") else { return nil }
+    var value = 0
+    var index = found.upperBound
+    while index < count, self[index] >= 0x30, self[index] <= 0x39 {
+      value = value * 10 + Int(self[index] - 0x30)
+      index += 1
+    }
+    return index > found.upperBound ? value : nil
+  }
+
+  /// The line as text, shortened, for error messages.
+  var text: String {
+    let shown = String(decoding: prefix(300), as: UTF8.self)
+    return count > 300 ? shown + "…" : shown
+  }
+}

@@ -1,0 +1,129 @@
+import Glibc
+import ObservableServer
+
+/// The server being measured: a fresh `observable-server` process the benchmark started, or
+/// one already running that `--connect` named.
+final class ServerUnderTest {
+  let address: LoopbackAddress
+  /// The process ID when the benchmark started the server; only then can its memory and CPU
+  /// time be read.
+  let pid: pid_t?
+
+  /// A server that is already running.
+  init(external address: LoopbackAddress) {
+    self.address = address
+    pid = nil
+  }
+
+  private init(address: LoopbackAddress, pid: pid_t) {
+    self.address = address
+    self.pid = pid
+  }
+
+  deinit { stop() }
+
+  /// Starts `executable` on a free loopback port and waits until it answers `ping`.
+  static func start(
+    executable: String, arguments: [String], deadline: Deadline
+  ) throws(BenchError) -> ServerUnderTest {
+    // The free port is found by binding and releasing it, so another process can take it in
+    // between; the server then fails to bind and exits, and another port is tried.
+    for _ in 0..<3 {
+      let port = try freePort()
+      // Under setpriv the kernel kills the server if the benchmark dies without stopping it.
+      let launcher = access(setpriv, X_OK) == 0 ? [setpriv, "--pdeathsig", "KILL", "--"] : []
+      let pid = try ChildProcess.spawn(
+        launcher + [executable, "--listen", "127.0.0.1:\(port)", "--log-level", "warning"]
+          + arguments)
+      let server = ServerUnderTest(address: LoopbackAddress(ipv4Port: port), pid: pid)
+      if try server.awaitReady(deadline: deadline) { return server }
+    }
+    throw .server("\(executable) exited three times right after starting; see its log above")
+  }
+
+  /// Waits until the server answers ping; `false` when it exited first.
+  private func awaitReady(deadline: Deadline) throws(BenchError) -> Bool {
+    guard let pid else { return true }
+    let probe = address.listenAddress
+    let end = min(deadline.end, MonotonicTime.now() + 15_000_000_000)
+    while MonotonicTime.now() < end {
+      if ChildProcess.ended(pid) != nil {
+        exited = true
+        return false
+      }
+      if (try? HealthCheck.ping(probe, timeout: .seconds(1))) != nil { return true }
+      usleep(20_000)
+    }
+    stop()
+    throw .server("the server did not answer ping on \(address) within 15 s")
+  }
+
+  /// Resident memory now, from /proc/PID/status; `nil` when the server is not the child.
+  func residentBytes() -> Int? {
+    guard let pid, let status = ProcFile.read("/proc/\(pid)/status") else { return nil }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+      let kibibytes = line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+      return kibibytes.map { $0 * 1024 }
+    }
+    return nil
+  }
+
+  /// Stops a started server: SIGTERM, which closes every connection and exits 0, then SIGKILL
+  /// after 5 s. A server that needs SIGKILL, or exits otherwise, is reported.
+  func stop() {
+    guard let pid, !exited else { return }
+    exited = true
+    switch ChildProcess.stop(pid, grace: 5) {
+    case (_, true):
+      BenchLog.note("the server (pid \(pid)) ignored SIGTERM for 5 s and was killed")
+    case (.exited(0), false):
+      break
+    case (let ending, false):
+      BenchLog.note("the server (pid \(pid)) ended with \(ending) after SIGTERM")
+    }
+  }
+
+  private var exited = false
+  private static let setpriv = "/usr/bin/setpriv"
+
+  private static func freePort() throws(BenchError) -> UInt16 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+    guard fd >= 0 else { throw .system(call: "socket", code: errno) }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr = in_addr(s_addr: inet_addr("127.0.0.1"))
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+      }
+    }
+    guard bound else { throw .system(call: "bind 127.0.0.1:0", code: errno) }
+    return UInt16(bigEndian: address.sin_port)
+  }
+}
+
+/// Where each scenario's server comes from.
+///
+/// A started server is fresh for every measurement, so that one scenario's leftovers (heap
+/// grown by a fan-out, disconnects still running) cannot blur the next one's numbers.
+enum ServerSource {
+  case started(executable: String, arguments: [String])
+  case external(LoopbackAddress)
+
+  /// Runs `body` against a fresh server, stopped afterwards, or against the external one.
+  func withServer<Result>(
+    deadline: Deadline, _ body: (ServerUnderTest) throws(BenchError) -> Result
+  ) throws(BenchError) -> Result {
+    switch self {
+    case .external(let address):
+      return try body(ServerUnderTest(external: address))
+    case .started(let executable, let arguments):
+      let server = try ServerUnderTest.start(
+        executable: executable, arguments: arguments, deadline: deadline)
+      defer { server.stop() }
+      return try body(server)
+    }
+  }
+}
