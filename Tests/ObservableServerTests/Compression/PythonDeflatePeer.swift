@@ -17,13 +17,7 @@ struct PythonDeflatePeer {
     let description: String
   }
 
-  /// Located through this file's path so no resource declaration is needed; symlinks are
-  /// resolved so it also works when the test sources are linked into another package.
-  static let script = URL(fileURLWithPath: #filePath)
-    .resolvingSymlinksInPath()
-    .deletingLastPathComponent()
-    .deletingLastPathComponent()
-    .appendingPathComponent("Scripts/deflate_peer.py")
+  static let script = TestScripts.url("deflate_peer.py")
 
   /// The system interpreter, not whatever shim `PATH` offers, so the peer is predictable.
   static let interpreter = ["/usr/bin/python3", "/usr/local/bin/python3"]

@@ -233,11 +233,7 @@ final class CompressedClientScript: @unchecked Sendable {
     let description: String
   }
 
-  static let script = URL(fileURLWithPath: #filePath)
-    .resolvingSymlinksInPath()
-    .deletingLastPathComponent()
-    .deletingLastPathComponent()
-    .appendingPathComponent("Scripts/compressed_client.py")
+  static let script = TestScripts.url("compressed_client.py")
 
   /// Starts `scenario` against 127.0.0.1:`port`; the script gives up after `timeout` seconds.
   init(_ scenario: String, port: UInt16, options: [String] = [], timeout: Int = 30) throws {
