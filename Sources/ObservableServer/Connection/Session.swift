@@ -69,7 +69,8 @@ final class Session {
     guard let value = request.value else {
       throw ProtocolError(.badRequest, "publish needs \"value\"")
     }
-    let receivers = try connection.state.registry.publish(value, to: name, retain: request.retain)
+    let receivers = try connection.state.registry.publish(
+      value, to: name, retain: request.retain, lastTopic: &lastTopic)
     ok(request) { ReplyEncoder.integer("receivers", receivers, to: &$0) }
   }
 
@@ -176,6 +177,8 @@ final class Session {
   // unowned(unsafe) spares the reference count traffic of `unowned` on every request.
   private unowned(unsafe) let connection: Connection
   private var subscriptions: [String: Subscription] = [:]
+  /// The topic this connection published to last, which it most likely publishes to next.
+  private var lastTopic: Topic?
   private var authenticated: Bool
   private var compressed = false
   private var reply: [UInt8] = []

@@ -35,6 +35,34 @@ final class StreamRegistry: Sendable {
     to name: String,
     retain: Bool
   ) throws(ProtocolError) -> Int {
+    var lastTopic: Topic?
+    return try publish(value, to: name, retain: retain, lastTopic: &lastTopic)
+  }
+
+  /// Publishes like ``publish(_:to:retain:)``, going straight to `lastTopic` when it is the
+  /// topic named and still in use, and leaving there the topic published to.
+  ///
+  /// A publisher mostly publishes to the same topic again; remembering it skips the name
+  /// checks, the registry's lock and the name's hashing. A dropped topic refuses the publish,
+  /// so a stale one is noticed and looked up afresh.
+  func publish(
+    _ value: UnsafeRawBufferPointer,
+    to name: String,
+    retain: Bool,
+    lastTopic: inout Topic?
+  ) throws(ProtocolError) -> Int {
+    if let topic = lastTopic, topic.name == name {
+      let line = DeliveryEncoder.line(stream: name, rawValue: value)
+      if let outcome = topic.publish(line, retain: retain) {
+        counters.published(receivers: outcome.receivers)
+        if outcome.unused {
+          dropIfUnused(topic)
+          lastTopic = nil
+        }
+        return outcome.receivers
+      }
+    }
+    lastTopic = nil
     try StreamName.validate(name)
     guard sources[name] == nil else {
       throw ProtocolError(
@@ -62,7 +90,7 @@ final class StreamRegistry: Sendable {
         // nil: the topic was dropped after the lookup; look again.
         guard let outcome = topic.publish(line, retain: retain) else { continue }
         counters.published(receivers: outcome.receivers)
-        if outcome.unused { dropIfUnused(topic) }
+        if outcome.unused { dropIfUnused(topic) } else { lastTopic = topic }
         return outcome.receivers
       }
     }
