@@ -34,7 +34,7 @@ struct Serve: ParsableCommand {
   @Option(help: "Bytes queued for one client before it is closed as a slow consumer.")
   var maxQueuedBytes = 8 << 20
 
-  @Option(help: "Event loop threads (default: one per core).")
+  @Option(help: "Event loop threads (default: one per core but one, at least one).")
   var threads: Int?
 
   @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
