@@ -33,22 +33,12 @@ final class DeflateCompressor {
   /// - Throws: ``CompressionError/initializationFailed(code:message:)`` when zlib rejects
   ///   the level or cannot allocate its state.
   init(level: Int = DeflateCompressor.defaultLevel) throws(CompressionError) {
-    let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-    stream.initialize(to: z_stream())
-    let code = observable_deflate_init_raw(stream, Int32(clamping: level), -15, 8)
-    guard code == Z_OK else {
-      let message = CompressionError.zlibMessage(stream.pointee, code: code)
-      stream.deinitialize(count: 1)
-      stream.deallocate()
-      throw .initializationFailed(code: code, message: message)
-    }
-    self.stream = stream
+    stream = try ZlibStream.make { observable_deflate_init_raw($0, Int32(clamping: level), -15, 8) }
   }
 
   deinit {
     deflateEnd(stream)
-    stream.deinitialize(count: 1)
-    stream.deallocate()
+    ZlibStream.release(stream)
   }
 
   /// Compresses `input` and appends the result, ending with a sync flush, to `out`.

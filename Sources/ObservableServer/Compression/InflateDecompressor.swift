@@ -43,23 +43,13 @@ final class InflateDecompressor {
   /// - Throws: ``CompressionError/initializationFailed(code:message:)`` when zlib cannot
   ///   allocate its state.
   init() throws(CompressionError) {
-    let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-    stream.initialize(to: z_stream())
-    let code = observable_inflate_init_raw(stream, -15)
-    guard code == Z_OK else {
-      let message = CompressionError.zlibMessage(stream.pointee, code: code)
-      stream.deinitialize(count: 1)
-      stream.deallocate()
-      throw .initializationFailed(code: code, message: message)
-    }
-    self.stream = stream
+    stream = try ZlibStream.make { observable_inflate_init_raw($0, -15) }
     output = .allocate(byteCount: Self.maximumChunkSize, alignment: 1)
   }
 
   deinit {
     inflateEnd(stream)
-    stream.deinitialize(count: 1)
-    stream.deallocate()
+    ZlibStream.release(stream)
     output.deallocate()
   }
 

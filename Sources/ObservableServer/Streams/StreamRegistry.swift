@@ -64,9 +64,8 @@ final class StreamRegistry: Sendable {
     }
     lastTopic = nil
     try StreamName.validate(name)
-    guard sources[name] == nil else {
-      throw ProtocolError(
-        .readOnly, "\(name) is a read-only \(sources[name]!.kind.rawValue) stream")
+    if let source = sources[name] {
+      throw ProtocolError(.readOnly, "\(name) is a read-only \(source.kind.rawValue) stream")
     }
     let line = DeliveryEncoder.line(stream: name, rawValue: value)
     while true {
