@@ -26,13 +26,16 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
   }
 
   /// The observer this connection subscribes with; each line goes to the outbox.
-  private(set) lazy var observer = StreamObserver { [self] line in deliver(line) }
+  private(set) lazy var observer = StreamObserver { [self] lines in deliver(lines) }
 
   // MARK: Any thread
 
-  /// Queues a stream's line for writing; counts it as dropped when the connection cannot take it.
-  func deliver(_ line: [UInt8]) {
-    if !enqueue(line) { state.counters.update { $0.droppedTotal += 1 } }
+  /// Queues a stream's lines for writing; counts them as dropped when the connection cannot
+  /// take them.
+  func deliver(_ lines: [UInt8]) {
+    guard !enqueue(lines) else { return }
+    let dropped = lines.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+    state.counters.update { $0.droppedTotal += dropped }
   }
 
   /// Queues bytes for writing; returns whether they were accepted.
@@ -111,6 +114,8 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
     outbox.close()
     loop.deregister(descriptor)
     Glibc.close(descriptor)
+    // What was read before the close is published, whatever closes the connection.
+    session?.publishBatched()
     session?.unsubscribeAll()
     session = nil
     state.remove(self)
@@ -139,6 +144,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
         state.counters.update { $0.bytesIn += count }
         receive(UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
         if closed { return }
+        session?.publishBatched()
       }
     }
   }

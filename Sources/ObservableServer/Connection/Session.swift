@@ -29,12 +29,32 @@ final class Session {
 
   /// Sends an error reply.
   func reject(op: String?, id: [UInt8]?, _ error: ProtocolError) {
+    publishBatched()
     reply.removeAll(keepingCapacity: true)
     if let id {
       id.withUnsafeBytes { ReplyEncoder.error(op: op, id: $0, error, to: &reply) }
     } else {
       ReplyEncoder.error(op: op, id: nil, error, to: &reply)
     }
+    connection.enqueue(reply)
+  }
+
+  /// Delivers the batched publishes, then sends their replies.
+  ///
+  /// The connection calls this when a read has been handled; the session calls it before any
+  /// request that is not batched, so that replies keep the order of the requests.
+  func publishBatched() {
+    guard let name = batch.stream else { return }
+    let receivers = connection.state.registry.deliver(
+      batch.lines, count: batch.count, to: name, retain: false, lastTopic: &lastTopic)
+    // Every batched publish had no id and reached the same observers, so their replies are equal.
+    var one: [UInt8] = []
+    ReplyEncoder.ok(op: .publish, id: nil, to: &one) {
+      ReplyEncoder.integer("receivers", receivers, to: &$0)
+    }
+    reply.removeAll(keepingCapacity: true)
+    for _ in 0..<batch.count { reply.append(contentsOf: one) }
+    batch.removeAll()
     connection.enqueue(reply)
   }
 
@@ -49,6 +69,7 @@ final class Session {
     guard authenticated || request.op == .auth else {
       throw ProtocolError(.unauthorized, "send {\"op\":\"auth\",\"token\":…} first")
     }
+    if request.op != .publish { publishBatched() }
     switch request.op {
     case .publish: try publish(request)
     case .subscribe: try subscribe(request)
@@ -69,6 +90,13 @@ final class Session {
     guard let value = request.value else {
       throw ProtocolError(.badRequest, "publish needs \"value\"")
     }
+    // Only replies without an id are alike, and a retained value must be delivered on its own.
+    if request.id == nil, !request.retain, let topic = lastTopic, topic.name == name {
+      batch.append(value, to: name)
+      if batch.isFull { publishBatched() }
+      return
+    }
+    publishBatched()
     let receivers = try connection.state.registry.publish(
       value, to: name, retain: request.retain, lastTopic: &lastTopic)
     ok(request) { ReplyEncoder.integer("receivers", receivers, to: &$0) }
@@ -179,6 +207,8 @@ final class Session {
   private var subscriptions: [String: Subscription] = [:]
   /// The topic this connection published to last, which it most likely publishes to next.
   private var lastTopic: Topic?
+  /// Publishes to `lastTopic` waiting for the end of the read.
+  private var batch = PublishBatch()
   private var authenticated: Bool
   private var compressed = false
   private var reply: [UInt8] = []

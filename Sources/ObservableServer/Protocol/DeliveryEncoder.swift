@@ -6,13 +6,20 @@ enum DeliveryEncoder {
   static func line(stream name: String, rawValue value: UnsafeRawBufferPointer) -> [UInt8] {
     var line: [UInt8] = []
     line.reserveCapacity(name.utf8.count + value.count + 24)
-    line.append(literal: #"{"stream":""#)
-    // Valid names are tokens of [A-Za-z0-9_-] and dots, which need no escaping.
-    line.append(utf8: name)
-    line.append(literal: #"","value":"#)
-    line.append(contentsOf: value)
-    line.append(literal: "}\n")
+    append(stream: name, rawValue: value, to: &line)
     return line
+  }
+
+  /// Appends the line for raw, already validated JSON `value` and the stream `name` to `out`.
+  static func append(
+    stream name: String, rawValue value: UnsafeRawBufferPointer, to out: inout [UInt8]
+  ) {
+    out.append(literal: #"{"stream":""#)
+    // Valid names are tokens of [A-Za-z0-9_-] and dots, which need no escaping.
+    out.append(utf8: name)
+    out.append(literal: #"","value":"#)
+    out.append(contentsOf: value)
+    out.append(literal: "}\n")
   }
 
   /// Encodes a line of text from a source such as a process: JSON if it parses, else a string.

@@ -35,8 +35,8 @@ struct ObserverSet {
     return true
   }
 
-  /// Hands `line` to every observer.
-  func deliver(_ line: [UInt8]) {
-    for observer in observers { observer.next(line) }
+  /// Hands `lines` to every observer.
+  func deliver(_ lines: [UInt8]) {
+    for observer in observers { observer.next(lines) }
   }
 }

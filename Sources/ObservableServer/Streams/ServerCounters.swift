@@ -27,11 +27,11 @@ final class ServerCounters: Sendable {
     values.withLock { change(&$0) }
   }
 
-  /// Counts one publish that reached `receivers` observers.
-  func published(receivers: Int) {
+  /// Counts `count` publishes that each reached `receivers` observers.
+  func published(_ count: Int, receivers: Int) {
     values.withLock {
-      $0.publishedTotal += 1
-      $0.deliveredTotal += receivers
+      $0.publishedTotal += count
+      $0.deliveredTotal += count * receivers
     }
   }
 

@@ -2,10 +2,11 @@ import IndefiniteObservable
 
 /// The observer a connection hands to a stream when it subscribes.
 ///
-/// Its value is one encoded line, `{"stream":NAME,"value":V}\n`, which the stream encodes once
-/// and hands unchanged to every observer.
+/// Its value is one or more whole encoded lines, `{"stream":NAME,"value":V}\n` each, which the
+/// stream encodes once and hands unchanged to every observer. Several lines come together when a
+/// publisher's read held several values for the topic.
 public struct StreamObserver: Observer, Sendable {
-  /// Receives each encoded line; may be called from any thread.
+  /// Receives encoded lines; may be called from any thread.
   public let next: @Sendable ([UInt8]) -> Void
 
   /// Creates an observer that hands each line to `next`.

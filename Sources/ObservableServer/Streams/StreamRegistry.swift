@@ -51,23 +51,39 @@ final class StreamRegistry: Sendable {
     retain: Bool,
     lastTopic: inout Topic?
   ) throws(ProtocolError) -> Int {
-    if let topic = lastTopic, topic.name == name {
-      let line = DeliveryEncoder.line(stream: name, rawValue: value)
-      if let outcome = topic.publish(line, retain: retain) {
-        counters.published(receivers: outcome.receivers)
-        if outcome.unused {
-          dropIfUnused(topic)
-          lastTopic = nil
-        }
-        return outcome.receivers
+    if lastTopic?.name != name {
+      try StreamName.validate(name)
+      if let source = sources[name] {
+        throw ProtocolError(.readOnly, "\(name) is a read-only \(source.kind.rawValue) stream")
       }
     }
-    lastTopic = nil
-    try StreamName.validate(name)
-    if let source = sources[name] {
-      throw ProtocolError(.readOnly, "\(name) is a read-only \(source.kind.rawValue) stream")
-    }
     let line = DeliveryEncoder.line(stream: name, rawValue: value)
+    return deliver(line, count: 1, to: name, retain: retain, lastTopic: &lastTopic)
+  }
+
+  /// Delivers `count` encoded lines to the topic `name`, a name ``publish(_:to:retain:lastTopic:)``
+  /// has accepted, as one chunk; returns how many observers received it.
+  ///
+  /// `retain` keeps `lines` as the topic's retained value, so it must then be a single line.
+  func deliver(
+    _ lines: [UInt8],
+    count: Int,
+    to name: String,
+    retain: Bool,
+    lastTopic: inout Topic?
+  ) -> Int {
+    assert(!retain || count == 1, "only a single line can be retained")
+    if let topic = lastTopic, topic.name == name,
+      let outcome = topic.publish(lines, retain: retain)
+    {
+      counters.published(count, receivers: outcome.receivers)
+      if outcome.unused {
+        dropIfUnused(topic)
+        lastTopic = nil
+      }
+      return outcome.receivers
+    }
+    lastTopic = nil
     while true {
       let target = topics.withLock { state -> PublishTarget in
         if let topic = state.topics[name] { return .topic(topic) }
@@ -76,19 +92,19 @@ final class StreamRegistry: Sendable {
         // lock keeps a subscriber from creating the topic meanwhile.
         var receivers = 0
         for entry in state.patterns.values where entry.pattern.matches(name) {
-          entry.observer.next(line)
+          entry.observer.next(lines)
           receivers += 1
         }
         return .delivered(receivers)
       }
       switch target {
       case .delivered(let receivers):
-        counters.published(receivers: receivers)
+        counters.published(count, receivers: receivers)
         return receivers
       case .topic(let topic):
         // nil: the topic was dropped after the lookup; look again.
-        guard let outcome = topic.publish(line, retain: retain) else { continue }
-        counters.published(receivers: outcome.receivers)
+        guard let outcome = topic.publish(lines, retain: retain) else { continue }
+        counters.published(count, receivers: outcome.receivers)
         if outcome.unused { dropIfUnused(topic) } else { lastTopic = topic }
         return outcome.receivers
       }

@@ -13,13 +13,15 @@ final class Topic: Sendable {
     self.name = name
   }
 
-  /// Hands `line` to every observer and returns how many there were and whether the topic is
-  /// now unused; `nil` when the topic was dropped meanwhile and the caller must look it up again.
-  func publish(_ line: [UInt8], retain: Bool) -> (receivers: Int, unused: Bool)? {
+  /// Hands `lines` (one or more whole lines) to every observer and returns how many there were
+  /// and whether the topic is now unused; `nil` when the topic was dropped meanwhile and the
+  /// caller must look it up again. `retain` keeps `lines`, a single line then, for later
+  /// subscribers.
+  func publish(_ lines: [UInt8], retain: Bool) -> (receivers: Int, unused: Bool)? {
     state.withLock { state in
       guard !state.dropped else { return nil }
-      if retain { state.retained = line }
-      state.observers.deliver(line)
+      if retain { state.retained = lines }
+      state.observers.deliver(lines)
       return (state.observers.count, state.directCount == 0 && state.retained == nil)
     }
   }
