@@ -1,3 +1,4 @@
+import IndefiniteObservable
 import Testing
 
 @testable import ObservableServer
@@ -44,5 +45,37 @@ struct LastTopicTests {
     #expect(b.texts == [LineCollector.delivery("b", "2")])
     #expect(throws: ProtocolError.self) { try publish("3", to: "bad name", &lastTopic) }
     for subscription in subscriptions { subscription.unsubscribe() }
+  }
+
+  @Test func aBatchForADroppedTopicReachesTheRemadeOneAndCountsEveryLine() throws {
+    let counters = ServerCounters()
+    let registry = StreamRegistry(sources: [], counters: counters)
+    var lastTopic: Topic?
+    let first = try LineCollector().subscribing(to: "t", in: registry)
+    _ = try Array("0".utf8).withUnsafeBytes { raw in
+      Result { () throws(ProtocolError) in
+        try registry.publish(raw, to: "t", retain: false, lastTopic: &lastTopic)
+      }
+    }.get()
+    first.subscription.unsubscribe()  // Drops the topic the publisher remembers.
+    let second = try LineCollector().subscribing(to: "t", in: registry)
+    let third = try LineCollector().subscribing(to: "t", in: registry)
+    let lines = Array((LineCollector.delivery("t", "1") + LineCollector.delivery("t", "2")).utf8)
+    let receivers = registry.deliver(lines, count: 2, to: "t", retain: false, lastTopic: &lastTopic)
+    #expect(receivers == 2)
+    #expect(second.collector.lines == [lines])
+    #expect(third.collector.lines == [lines])
+    #expect(counters.snapshot.publishedTotal == 3)
+    #expect(counters.snapshot.deliveredTotal == 1 + 2 * 2)
+    second.subscription.unsubscribe()
+    third.subscription.unsubscribe()
+  }
+}
+
+extension LineCollector {
+  fileprivate func subscribing(to name: String, in registry: StreamRegistry) throws -> (
+    collector: LineCollector, subscription: Subscription
+  ) {
+    (self, try registry.subscribe(self, to: name))
   }
 }
