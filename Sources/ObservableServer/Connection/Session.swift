@@ -53,7 +53,10 @@ final class Session {
       ReplyEncoder.integer("receivers", receivers, to: &$0)
     }
     reply.removeAll(keepingCapacity: true)
-    for _ in 0..<batch.count { reply.append(contentsOf: one) }
+    reply.reserveCapacity(one.count * batch.count)
+    one.withUnsafeBytes { line in
+      for _ in 0..<batch.count { reply.append(contentsOf: line) }
+    }
     batch.removeAll()
     connection.enqueue(reply)
   }

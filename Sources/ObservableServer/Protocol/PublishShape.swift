@@ -6,26 +6,26 @@
 /// other spacing, key order or an `id`, returns `nil` and takes the general path, which gives
 /// the same result.
 enum PublishShape {
-  private static let prefix = Array(#"{"op":"publish","stream":""#.utf8)
-  private static let middle = Array(#"","value":"#.utf8)
+  private static let prefix: StaticString = #"{"op":"publish","stream":""#
+  private static let middle: StaticString = #"","value":"#
 
   /// The request, when `line` has exactly this shape with a valid name and a valid JSON value.
   static func match(_ line: UnsafeRawBufferPointer) -> Request? {
-    guard line.count > prefix.count + middle.count + 2, line.last == UInt8(ascii: "}"),
-      line.starts(with: prefix)
+    let prefixCount = prefix.utf8CodeUnitCount
+    let middleCount = middle.utf8CodeUnitCount
+    guard line.count > prefixCount + middleCount + 2, line.last == UInt8(ascii: "}"),
+      line.hasPrefix(prefix)
     else { return nil }
-    var end = prefix.count
+    var end = prefixCount
     // Names need no unescaping when they match the name rules; anything else goes the long way.
     while end < line.count, isNameByte(line[end]) { end += 1 }
     let nameEnd = end
-    guard nameEnd > prefix.count,
-      UnsafeRawBufferPointer(rebasing: line[nameEnd...]).starts(with: middle)
-    else { return nil }
-    let value = UnsafeRawBufferPointer(rebasing: line[(nameEnd + middle.count)..<(line.count - 1)])
+    guard nameEnd > prefixCount, line.hasPrefix(middle, at: nameEnd) else { return nil }
+    let value = UnsafeRawBufferPointer(rebasing: line[(nameEnd + middleCount)..<(line.count - 1)])
     guard let scanned = try? JSONScanner.scanValue(value), scanned.range == 0..<value.count
     else { return nil }
     var request = Request(op: .publish)
-    request.stream = String(decoding: line[prefix.count..<nameEnd], as: UTF8.self)
+    request.stream = String(decoding: line[prefixCount..<nameEnd], as: UTF8.self)
     request.value = value
     return request
   }

@@ -85,7 +85,7 @@ struct BatchedPublishTests {
     let count = 2_000
     let lines = (0..<count).map { Self.publish("counted", $0) }
     try publisher.sendRaw(Array(lines.joined(separator: "\n").utf8) + [0x0A])
-    for _ in 0..<count { try publisher.readJSON() }
+    for _ in 0..<count { #expect(try publisher.readJSON()["receivers"] as? Int == 3) }
     let stats = try server.stats()
     #expect(stats["published_total"] as? Int == count)
     #expect(stats["delivered_total"] as? Int == count * subscribers.count)
