@@ -145,6 +145,9 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
         receive(UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
         if closed { return }
         session?.publishBatched()
+        // A short read emptied the socket: another read would only say so, one system call per
+        // wake-up later, and the level-triggered loop reports whatever arrives next.
+        if count < loop.readBuffer.count { return }
       }
     }
   }

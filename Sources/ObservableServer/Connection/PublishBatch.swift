@@ -20,18 +20,29 @@ struct PublishBatch {
 
   var isFull: Bool { lines.count >= Self.limit }
 
-  /// Adds a delivery of raw, validated JSON `value` to `name`, which must be the batch's topic.
-  mutating func append(_ value: UnsafeRawBufferPointer, to name: String) {
-    assert(stream == nil || stream == name, "a batch holds one topic")
+  var isEmpty: Bool { count == 0 }
+
+  /// Starts an empty batch for `name` in `storage`, taken from the caller, so that batches use
+  /// their event loop's buffer instead of keeping one per connection.
+  mutating func start(_ name: String, storage: inout [UInt8]) {
+    assert(isEmpty, "a batch starts empty")
+    swap(&lines, &storage)
+    lines.removeAll(keepingCapacity: true)
     stream = name
-    DeliveryEncoder.append(stream: name, rawValue: value, to: &lines)
+  }
+
+  /// Adds a delivery of raw, validated JSON `value`, to the batch's topic.
+  mutating func append(_ value: UnsafeRawBufferPointer) {
+    guard let stream else { preconditionFailure("append before start") }
+    DeliveryEncoder.append(stream: stream, rawValue: value, to: &lines)
     count += 1
   }
 
-  /// Empties the batch, keeping its storage for the next read.
-  mutating func removeAll() {
+  /// Empties the batch and hands its storage back, emptied, with its capacity.
+  mutating func end(returningStorageTo storage: inout [UInt8]) {
     stream = nil
-    lines.removeAll(keepingCapacity: true)
     count = 0
+    lines.removeAll(keepingCapacity: true)
+    swap(&lines, &storage)
   }
 }

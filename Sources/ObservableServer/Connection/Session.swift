@@ -45,20 +45,23 @@ final class Session {
   /// request that is not batched, so that replies keep the order of the requests.
   func publishBatched() {
     guard let name = batch.stream else { return }
+    let count = batch.count
     let receivers = connection.state.registry.deliver(
-      batch.lines, count: batch.count, to: name, retain: false, lastTopic: &lastTopic)
+      batch.lines, count: count, to: name, retain: false, lastTopic: &lastTopic)
+    var replies: [UInt8] = []
+    batch.end(returningStorageTo: &replies)
     // Every batched publish had no id and reached the same observers, so their replies are equal.
     var one: [UInt8] = []
     ReplyEncoder.ok(op: .publish, id: nil, to: &one) {
       ReplyEncoder.integer("receivers", receivers, to: &$0)
     }
-    reply.removeAll(keepingCapacity: true)
-    reply.reserveCapacity(one.count * batch.count)
+    replies.reserveCapacity(one.count * count)
     one.withUnsafeBytes { line in
-      for _ in 0..<batch.count { reply.append(contentsOf: line) }
+      for _ in 0..<count { replies.append(contentsOf: line) }
     }
-    batch.removeAll()
-    connection.enqueue(reply)
+    connection.enqueue(replies)
+    replies.removeAll(keepingCapacity: true)
+    connection.loop.scratch = replies
   }
 
   /// Unsubscribes everything, as the connection closes.
@@ -95,7 +98,8 @@ final class Session {
     }
     // Only replies without an id are alike, and a retained value must be delivered on its own.
     if request.id == nil, !request.retain, let topic = lastTopic, topic.name == name {
-      batch.append(value, to: name)
+      if batch.isEmpty { batch.start(name, storage: &connection.loop.scratch) }
+      batch.append(value)
       if batch.isFull { publishBatched() }
       return
     }

@@ -121,6 +121,11 @@ final class EventLoop: @unchecked Sendable {
   /// The loop's reusable read buffer, so idle connections hold no buffer of their own.
   let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
+  /// Storage for bytes that a handler builds and hands on before it returns (a read's batched
+  /// publishes, then their replies), parked here between handlers so that connections keep no
+  /// such buffer of their own. Loop thread only.
+  var scratch: [UInt8] = []
+
   private func run() {
     pthread_setspecific(Self.currentKey, Unmanaged.passUnretained(self).toOpaque())
     let capacity = 256
