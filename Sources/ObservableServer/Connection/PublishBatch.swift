@@ -11,8 +11,10 @@ struct PublishBatch {
   /// may inflate to megabytes, stays bounded.
   static let limit = 64 * 1024
 
-  /// The topic every line is for; `nil` while the batch is empty.
+  /// The topic every line is for; that of the last batch, or `nil`, while the batch is empty.
   private(set) var stream: String?
+  /// The start every line of `stream` shares, kept for the next batch to the same topic.
+  private var linePrefix: [UInt8] = []
   /// The encoded delivery lines, `{"stream":NAME,"value":V}\n` each.
   private(set) var lines: [UInt8] = []
   /// How many lines there are.
@@ -28,19 +30,18 @@ struct PublishBatch {
     assert(isEmpty, "a batch starts empty")
     swap(&lines, &storage)
     lines.removeAll(keepingCapacity: true)
+    if name != stream { linePrefix = DeliveryEncoder.prefix(stream: name) }
     stream = name
   }
 
   /// Adds a delivery of raw, validated JSON `value`, to the batch's topic.
   mutating func append(_ value: UnsafeRawBufferPointer) {
-    guard let stream else { preconditionFailure("append before start") }
-    DeliveryEncoder.append(stream: stream, rawValue: value, to: &lines)
+    DeliveryEncoder.append(rawValue: value, after: linePrefix, to: &lines)
     count += 1
   }
 
   /// Empties the batch and hands its storage back, emptied, with its capacity.
   mutating func end(returningStorageTo storage: inout [UInt8]) {
-    stream = nil
     count = 0
     lines.removeAll(keepingCapacity: true)
     swap(&lines, &storage)

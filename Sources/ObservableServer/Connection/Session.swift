@@ -44,7 +44,7 @@ final class Session {
   /// The connection calls this when a read has been handled; the session calls it before any
   /// request that is not batched, so that replies keep the order of the requests.
   func publishBatched() {
-    guard let name = batch.stream else { return }
+    guard !batch.isEmpty, let name = batch.stream else { return }
     let count = batch.count
     let receivers = connection.state.registry.deliver(
       batch.lines, count: count, to: name, retain: false, lastTopic: &lastTopic)
@@ -97,7 +97,9 @@ final class Session {
       throw ProtocolError(.badRequest, "publish needs \"value\"")
     }
     // Only replies without an id are alike, and a retained value must be delivered on its own.
-    if request.id == nil, !request.retain, let topic = lastTopic, topic.name == name {
+    if request.id == nil, !request.retain,
+      batch.isEmpty ? lastTopic?.name == name : batch.stream == name
+    {
       if batch.isEmpty { batch.start(name, storage: &connection.loop.scratch) }
       batch.append(value)
       if batch.isFull { publishBatched() }

@@ -4,20 +4,33 @@
 enum DeliveryEncoder {
   /// Encodes raw, already validated JSON `value` for the stream `name`.
   static func line(stream name: String, rawValue value: UnsafeRawBufferPointer) -> [UInt8] {
-    var line: [UInt8] = []
-    line.reserveCapacity(name.utf8.count + value.count + 24)
-    append(stream: name, rawValue: value, to: &line)
+    var line = prefix(stream: name, reserving: value.count + 2)
+    appendEnd(rawValue: value, to: &line)
     return line
   }
 
-  /// Appends the line for raw, already validated JSON `value` and the stream `name` to `out`.
-  static func append(
-    stream name: String, rawValue value: UnsafeRawBufferPointer, to out: inout [UInt8]
-  ) {
-    out.append(literal: #"{"stream":""#)
+  /// The start of every line of the stream `name`, `{"stream":NAME,"value":`, which the lines
+  /// of a batch share (``append(rawValue:after:to:)``); `extra` is capacity for what follows.
+  static func prefix(stream name: String, reserving extra: Int = 0) -> [UInt8] {
+    var prefix: [UInt8] = []
+    prefix.reserveCapacity(name.utf8.count + 22 + extra)
+    prefix.append(literal: #"{"stream":""#)
     // Valid names are tokens of [A-Za-z0-9_-] and dots, which need no escaping.
-    out.append(utf8: name)
-    out.append(literal: #"","value":"#)
+    prefix.append(utf8: name)
+    prefix.append(literal: #"","value":"#)
+    return prefix
+  }
+
+  /// Appends the line that starts with `prefix`, the stream's ``prefix(stream:reserving:)``,
+  /// and carries raw, already validated JSON `value`.
+  static func append(
+    rawValue value: UnsafeRawBufferPointer, after prefix: [UInt8], to out: inout [UInt8]
+  ) {
+    out.append(contentsOf: prefix)
+    appendEnd(rawValue: value, to: &out)
+  }
+
+  private static func appendEnd(rawValue value: UnsafeRawBufferPointer, to out: inout [UInt8]) {
     out.append(contentsOf: value)
     out.append(literal: "}\n")
   }

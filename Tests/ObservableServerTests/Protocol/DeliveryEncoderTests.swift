@@ -26,6 +26,22 @@ struct DeliveryEncoderTests {
     #expect(WireJSON.keyPaths(out).prefix(2) == ["stream", "value"])
   }
 
+  @Test("lines built on a shared prefix are the lines encoded one by one, back to back")
+  func sharedPrefix() {
+    let values = ["1", #""two""#, #"{"three":[3]}"#]
+    let prefix = DeliveryEncoder.prefix(stream: "batch.topic")
+    var batched: [UInt8] = []
+    var single: [UInt8] = []
+    for value in values {
+      Array(value.utf8).withUnsafeBytes {
+        DeliveryEncoder.append(rawValue: $0, after: prefix, to: &batched)
+        single += DeliveryEncoder.line(stream: "batch.topic", rawValue: $0)
+      }
+    }
+    #expect(batched == single)
+    #expect(String(decoding: prefix, as: UTF8.self) == #"{"stream":"batch.topic","value":"#)
+  }
+
   @Test("the longest valid name is written as it is")
   func longName() throws {
     let name = Array(repeating: "a-_Z9", count: 42).joined(separator: ".")
