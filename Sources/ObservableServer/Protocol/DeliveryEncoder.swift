@@ -10,7 +10,7 @@ enum DeliveryEncoder {
   }
 
   /// The start of every line of the stream `name`, `{"stream":NAME,"value":`, which the lines
-  /// of a batch share (``append(rawValue:after:to:)``); `extra` is capacity for what follows.
+  /// of a batch share (``append(rawValue:after:to:)``), with room for `extra` more bytes.
   static func prefix(stream name: String, reserving extra: Int = 0) -> [UInt8] {
     var prefix: [UInt8] = []
     prefix.reserveCapacity(name.utf8.count + 22 + extra)
