@@ -24,7 +24,7 @@ struct BenchRun {
         rows.append(
           ResultRow(
             scenario: measurement.name, parameter: measurement.parameter,
-            result: "skipped", failure: "not run: the run reached --timeout"))
+            result: "skipped", problems: ["not run: the run reached --timeout"]))
         continue
       }
       BenchLog.note("[\(index + 1)/\(measurements.count)] \(label)")
@@ -37,7 +37,7 @@ struct BenchRun {
         rows.append(
           ResultRow(
             scenario: measurement.name, parameter: measurement.parameter,
-            result: "error", failure: error.description))
+            result: "error", problems: [error.description]))
       }
     }
     return rows

@@ -98,7 +98,7 @@ struct ChurnScenario: Scenario {
       scenario: name, parameter: parameter,
       result: "\(Format.grouped(Int(rate.rounded()))) subscribe+unsubscribe pairs/s"
         + " (disconnects counted: \(disconnects) of \(pairs))",
-      failure: problems.isEmpty ? nil : problems.joined(separator: "; "),
+      problems: problems,
       cpu: cpu,
       metrics: [
         "pairs": Double(pairs), "elapsed_s": elapsed, "pairs_per_s": rate,

@@ -222,7 +222,7 @@ struct FanOutScenario: Scenario {
         scenario: name, parameter: parameter,
         result: "\(Format.rate(deliveredRate)) msgs/s delivered (lost \(lost), dup \(duplicated)),"
           + " \(Format.rate(publishRate)) published/s, \(Format.decimal(megabytes)) MB/s",
-        failure: problems.isEmpty ? nil : problems.joined(separator: "; "),
+        problems: problems,
         cpu: cpu,
         metrics: [
           "subscribers": Double(count), "messages": Double(configuration.messages),

@@ -116,7 +116,7 @@ struct LatencyScenario: Scenario {
     return ResultRow(
       scenario: name, parameter: parameter,
       result: result,
-      failure: problems.isEmpty ? nil : problems.joined(separator: "; "),
+      problems: problems,
       cpu: cpu,
       metrics: [
         "rate": Double(configuration.rate), "subscribers": Double(configuration.subscribers),

@@ -12,14 +12,15 @@ struct ResultRow: Encodable, Sendable {
   /// The numbers behind `result`, for machines.
   var metrics: [String: Double]
 
+  /// A row that passed when `problems` is empty, and otherwise failed for all of them.
   init(
-    scenario: String, parameter: String, result: String, failure: String? = nil,
+    scenario: String, parameter: String, result: String, problems: [String] = [],
     cpu: CPUMeter.Shares? = nil, metrics: [String: Double] = [:]
   ) {
     self.scenario = scenario
     self.parameter = parameter
     self.result = result
-    self.failure = failure
+    failure = problems.isEmpty ? nil : problems.joined(separator: "; ")
     benchCPUPercent = cpu?.bench
     serverCPUPercent = cpu?.server
     self.metrics = metrics

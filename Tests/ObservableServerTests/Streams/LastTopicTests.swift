@@ -1,4 +1,3 @@
-import IndefiniteObservable
 import Testing
 
 @testable import ObservableServer
@@ -6,7 +5,12 @@ import Testing
 /// A publisher's remembered topic: used while it is in use, never after it was dropped.
 @Suite(.timeLimit(.minutes(1)))
 struct LastTopicTests {
-  let registry = StreamRegistry(sources: [], counters: ServerCounters())
+  let counters = ServerCounters()
+  let registry: StreamRegistry
+
+  init() {
+    registry = StreamRegistry(sources: [], counters: counters)
+  }
 
   private func publish(_ value: String, to name: String, _ lastTopic: inout Topic?) throws -> Int {
     var last = lastTopic
@@ -48,34 +52,23 @@ struct LastTopicTests {
   }
 
   @Test func aBatchForADroppedTopicReachesTheRemadeOneAndCountsEveryLine() throws {
-    let counters = ServerCounters()
-    let registry = StreamRegistry(sources: [], counters: counters)
     var lastTopic: Topic?
-    let first = try LineCollector().subscribing(to: "t", in: registry)
-    _ = try Array("0".utf8).withUnsafeBytes { raw in
-      Result { () throws(ProtocolError) in
-        try registry.publish(raw, to: "t", retain: false, lastTopic: &lastTopic)
-      }
-    }.get()
-    first.subscription.unsubscribe()  // Drops the topic the publisher remembers.
-    let second = try LineCollector().subscribing(to: "t", in: registry)
-    let third = try LineCollector().subscribing(to: "t", in: registry)
+    let first = LineCollector()
+    let firstSubscription = try registry.subscribe(first, to: "t")
+    #expect(try publish("0", to: "t", &lastTopic) == 1)
+    firstSubscription.unsubscribe()  // Drops the topic the publisher remembers.
+    let second = LineCollector()
+    let third = LineCollector()
+    let subscriptions = [
+      try registry.subscribe(second, to: "t"), try registry.subscribe(third, to: "t"),
+    ]
     let lines = Array((LineCollector.delivery("t", "1") + LineCollector.delivery("t", "2")).utf8)
     let receivers = registry.deliver(lines, count: 2, to: "t", retain: false, lastTopic: &lastTopic)
     #expect(receivers == 2)
-    #expect(second.collector.lines == [lines])
-    #expect(third.collector.lines == [lines])
+    #expect(second.lines == [lines])
+    #expect(third.lines == [lines])
     #expect(counters.snapshot.publishedTotal == 3)
     #expect(counters.snapshot.deliveredTotal == 1 + 2 * 2)
-    second.subscription.unsubscribe()
-    third.subscription.unsubscribe()
-  }
-}
-
-extension LineCollector {
-  fileprivate func subscribing(to name: String, in registry: StreamRegistry) throws -> (
-    collector: LineCollector, subscription: Subscription
-  ) {
-    (self, try registry.subscribe(self, to: name))
+    for subscription in subscriptions { subscription.unsubscribe() }
   }
 }
