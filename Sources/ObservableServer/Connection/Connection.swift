@@ -26,7 +26,10 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
   }
 
   /// The observer this connection subscribes with; each line goes to the outbox.
-  private(set) lazy var observer = StreamObserver { [self] lines in deliver(lines) }
+  ///
+  /// It holds the connection strongly, so the connection drops it when it closes: kept, it
+  /// would keep the closed connection, its buffers and its compressor alive for ever.
+  private(set) var observer: StreamObserver?
 
   // MARK: Any thread
 
@@ -72,6 +75,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
       state.remove(self)
       return
     }
+    observer = StreamObserver { [self] lines in deliver(lines) }
     session = Session(connection: self)
     enqueue(Greeting.line(version: state.version, authRequired: state.configuration.token != nil))
     state.logger.info("connection opened", metadata: ["peer": "\(peer)"])
@@ -118,6 +122,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
     session?.publishBatched()
     session?.unsubscribeAll()
     session = nil
+    observer = nil
     state.remove(self)
     state.logger.info("connection closed", metadata: ["peer": "\(peer)", "reason": "\(reason)"])
   }

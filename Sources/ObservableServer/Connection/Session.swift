@@ -120,8 +120,9 @@ final class Session {
       throw ProtocolError(.alreadySubscribed, "already subscribed to \(name)")
     }
     // The reply goes first, so that values (a retained one, say) follow it.
+    guard let observer = connection.observer else { return }
     ok(request) { Self.appendStream(name, to: &$0) }
-    subscriptions[name] = stream.subscribe(observer: connection.observer)
+    subscriptions[name] = stream.subscribe(observer: observer)
     connection.state.logger.info(
       "subscribed", metadata: ["peer": "\(connection.peer)", "stream": "\(name)"])
   }

@@ -55,6 +55,9 @@ final class ServerState: Sendable {
     }
   }
 
+  /// The connections open now.
+  var openConnections: [Connection] { open.withLock { Array($0.connections.values) } }
+
   /// How many connections are open.
   var openConnectionCount: Int { open.withLock { $0.connections.count } }
 
