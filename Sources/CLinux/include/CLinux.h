@@ -14,4 +14,7 @@ int observable_pipe_cloexec(int fds[2]);
 /// accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC), likewise a GNU extension.
 int observable_accept_nonblocking(int fd);
 
+/// pthread_setname_np on the calling thread (at most 15 bytes), likewise a GNU extension.
+void observable_name_current_thread(const char *name);
+
 #endif

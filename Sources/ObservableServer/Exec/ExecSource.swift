@@ -9,7 +9,7 @@ import Logging
 /// Observers come and go on connection threads; every process action (start, stop, restart,
 /// reading, reaping) happens on one serial queue, which makes each decision against the current
 /// number of observers, so rapid subscribe and unsubscribe cannot leave a process behind.
-final class ExecSource: Sendable {
+final class ExecSource: StreamSource {
   init(name: String, command: String, gracePeriod: Duration, maxLineBytes: Int, logger: Logger) {
     self.name = name
     self.command = command
@@ -18,6 +18,12 @@ final class ExecSource: Sendable {
     self.logger = logger
     queue = DispatchQueue(label: "observable-server.exec.\(name)")
   }
+
+  let name: String
+  let kind = StreamKind.exec
+
+  /// Exec sources run their processes from a queue of their own for now.
+  func start(on loop: EventLoop) {}
 
   /// Adds an observer, starting the command for the first one.
   func attach(_ observer: StreamObserver, key: UInt64) {
@@ -170,7 +176,6 @@ final class ExecSource: Sendable {
     }
   }
 
-  private let name: String
   private let command: String
   private let gracePeriod: Duration
   private let maxLineBytes: Int

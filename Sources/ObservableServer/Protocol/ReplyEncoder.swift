@@ -43,6 +43,14 @@ enum ReplyEncoder {
     out.append(literal: "}}\n")
   }
 
+  /// A line for an error that answers no request (`op` and `id` are `null`), such as
+  /// `too_many_connections` or `slow_consumer` before the server closes a connection.
+  static func notice(_ error: ProtocolError) -> [UInt8] {
+    var line: [UInt8] = []
+    self.error(op: nil, id: nil, error, to: &line)
+    return line
+  }
+
   /// Appends `,"key":` so that a value can follow.
   static func key(_ key: StaticString, to out: inout [UInt8]) {
     out.append(literal: #",""#)

@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import Locking
 import Logging
@@ -21,89 +20,86 @@ public final class ObservableServer: Sendable {
   public init(
     configuration: ServerConfiguration, logger: Logger = Logger(label: "observable-server")
   ) {
+    self.configuration = configuration
+    self.logger = logger
     let counters = ServerCounters()
-    var sources: [SourceStream] = [
-      PeriodicStream.clock(counters: counters), PeriodicStream.stats(counters: counters),
+    var sources: [any StreamSource] = [
+      BuiltinStreams.clock(), BuiltinStreams.stats(counters: counters),
     ]
     for exec in configuration.execStreams {
-      let source = ExecSource(
-        name: exec.name, command: exec.command, gracePeriod: configuration.execGracePeriod,
-        maxLineBytes: configuration.maxLineBytes, logger: logger)
-      sources.append(ExecStream(source: source, name: exec.name, counters: counters))
+      sources.append(
+        ExecSource(
+          name: exec.name, command: exec.command, gracePeriod: configuration.execGracePeriod,
+          maxLineBytes: configuration.maxLineBytes, logger: logger))
     }
-    state = ServerState(
-      configuration: configuration,
-      registry: StreamRegistry(sources: sources, counters: counters),
-      counters: counters, logger: logger, version: Self.version)
+    self.counters = counters
+    registry = StreamRegistry(sources: sources, counters: counters)
+    admission = Admission(limit: configuration.maxConnections, counters: counters)
   }
 
   /// Binds every configured address (or takes the inherited listeners), starts the event loops
-  /// and returns the addresses served, with port 0 resolved to the port chosen.
+  /// and returns the addresses served, with port 0 resolved to the port chosen. On failure,
+  /// everything it began is undone before it throws.
   @discardableResult
   public func start() throws -> [ListenAddress] {
     // Writes to a closed socket must fail with EPIPE rather than end the process.
     signal(SIGPIPE, SIG_IGN)
-    let configuration = state.configuration
-    let loops = try (0..<configuration.eventLoopCount).map { index throws(SystemError) in
-      try EventLoop(name: "observable-server-loop-\(index)")
-    }
-    var opened: [(descriptor: Int32, address: ListenAddress?, label: String)] = []
+    var parts = RunningParts()
     do {
-      if configuration.inheritedListeners.isEmpty {
-        for address in configuration.listen {
-          if case .unix(let path) = address { try UnixSocketPath.prepare(path) }
-          let descriptor = try SocketCalls.listen(on: address, backlog: 1024)
-          opened.append((descriptor, address, address.description))
-        }
-      } else {
-        opened = configuration.inheritedListeners.map {
-          ($0.descriptor, nil, "\($0.name) (fd \($0.descriptor) from the service manager)")
-        }
+      for index in 0..<configuration.eventLoopCount {
+        let loop = try EventLoop(name: "observable-loop-\(index)", logger: logger)
+        parts.loops.append(ConnectionLoop(loop: loop))
+        try loop.start()
       }
+      let sockets = try ListeningSockets.open(configuration)
+      parts.sockets = sockets.descriptors
+      registry.start(on: parts.acceptLoop)
+      for socket in sockets.entries {
+        let listener = makeListener(socket, parts: parts)
+        try parts.acceptLoop.submitAndWait { () throws(SystemError) in try listener.open() }
+        parts.listeners.append(listener)
+        logger.info("listening", metadata: ["address": "\(listener.label)"])
+      }
+      running.withLock { $0 = parts }
+      return sockets.served
     } catch {
-      for entry in opened { close(entry.descriptor) }
+      stop(parts)
       throw error
     }
-    for loop in loops { loop.start() }
-    let acceptLoop = loops[0]
-    var bound: [ListenAddress] = []
-    var listeners: [Listener] = []
-    for entry in opened {
-      var unixPath: String?
-      var served = entry.address
-      switch entry.address {
-      case .unix(let path): unixPath = path
-      case .tcp(let host, _):
-        served = .tcp(host: host, port: SocketCalls.boundPort(entry.descriptor) ?? 0)
-      case nil: break
-      }
-      let listener = Listener(
-        descriptor: entry.descriptor, label: served?.description ?? entry.label, unixPath: unixPath,
-        loop: acceptLoop, connectionLoops: loops, state: state)
-      try acceptLoop.submitAndWait { () throws(SystemError) in try listener.open() }
-      listeners.append(listener)
-      if let served { bound.append(served) }
-      state.logger.info("listening", metadata: ["address": "\(listener.label)"])
-    }
-    running.withLock { $0 = RunningParts(loops: loops, listeners: listeners) }
-    return bound
+  }
+
+  private func makeListener(_ socket: ListeningSockets.Entry, parts: RunningParts) -> Listener {
+    let settings = ConnectionSettings(
+      maxLineBytes: configuration.maxLineBytes, maxQueuedBytes: configuration.maxQueuedBytes)
+    let context = SessionContext(
+      registry: registry, token: configuration.token, counters: counters, logger: logger)
+    let admission = admission
+    return Listener(
+      descriptor: socket.descriptor, label: socket.label, unixPath: socket.unixPath,
+      loop: parts.acceptLoop, connectionLoops: parts.loops,
+      makeConnection: { descriptor, peer, home in
+        Connection(
+          descriptor: descriptor, peer: peer, on: home, settings: settings, context: context,
+          admission: admission, framing: LineFraming(maxLineBytes: settings.maxLineBytes))
+      },
+      admission: admission, logger: logger)
   }
 
   /// How many clients are connected now.
-  public var connectionCount: Int { state.openConnectionCount }
+  public var connectionCount: Int { admission.openCount }
 
   /// One line on what the server is doing, for a service manager's status.
   public var statusSummary: String {
-    let counters = state.counters.snapshot
+    let counters = counters.snapshot
     return "serving \(counters.connections) connections, \(counters.subscriptions) subscriptions"
   }
 
   /// Calls `body` once every event loop has run a task, which shows none of them is stuck.
   func whenEventLoopsRespond(_ body: @escaping @Sendable () -> Void) {
-    guard let loops = running.withLock({ $0?.loops }) else { return }
+    guard let loops = running.withLock({ $0?.loops }), !loops.isEmpty else { return }
     let remaining = Locked(loops.count)
-    for loop in loops {
-      loop.execute {
+    for home in loops {
+      home.loop.execute {
         let last = remaining.withLock { count in
           count -= 1
           return count == 0
@@ -113,33 +109,64 @@ public final class ObservableServer: Sendable {
     }
   }
 
-  /// Stops accepting, closes every connection (running every disconnect), ends exec processes,
-  /// removes Unix socket files it created, and stops the event loops. Returns within about
-  /// `timeout`, plus the exec grace period if a process ignores `SIGTERM`.
-  public func shutdown(timeout: Duration = .seconds(1)) {
-    guard let parts = running.withLock({ $0.take() }) else { return }
-    let acceptLoop = parts.loops[0]
-    try? acceptLoop.submitAndWait { () throws(SystemError) in
-      for listener in parts.listeners { listener.close() }
+  /// The connections open now, gathered on their loops.
+  var openConnections: [Connection] {
+    let loops = running.withLock { $0?.loops } ?? []
+    let gathered = Locked<[Connection]>([])
+    for home in loops {
+      try? home.loop.submitAndWait {
+        let open = home.connections.all
+        gathered.withLock { $0 += open }
+      }
     }
-    for connection in state.closeAdmission() {
-      connection.loop.execute { connection.close("server shutting down") }
-    }
-    let deadline = ContinuousClock.now + timeout
-    while state.openConnectionCount > 0, ContinuousClock.now < deadline { usleep(1_000) }
-    state.registry.shutdown()
-    for loop in parts.loops { loop.stop() }
-    for loop in parts.loops { _ = loop.awaitStopped(timeout: .milliseconds(500)) }
-    state.logger.info("stopped")
+    return gathered.withLock { $0 }
   }
 
-  let state: ServerState
+  /// Stops accepting, closes every connection (running every disconnect), ends exec processes,
+  /// removes Unix socket files it created, and stops and joins the event loops.
+  public func shutdown() {
+    guard let parts = running.withLock({ $0.take() }) else { return }
+    admission.close()
+    stop(parts)
+    logger.info("stopped")
+  }
+
+  /// Undoes whatever of `parts` was begun, in the reverse order.
+  private func stop(_ parts: RunningParts) {
+    if let acceptLoop = parts.loops.first?.loop {
+      try? acceptLoop.submitAndWait {
+        for listener in parts.listeners { listener.close() }
+      }
+    }
+    for descriptor in parts.sockets where !parts.listeners.contains(where: { $0.owns(descriptor) })
+    {
+      close(descriptor)
+    }
+    // Each loop closes its own connections; once its task returns, they are closed.
+    for home in parts.loops {
+      try? home.loop.submitAndWait {
+        for connection in home.connections.all { connection.close("server shutting down") }
+      }
+    }
+    registry.shutdown()
+    for home in parts.loops { home.loop.stop() }
+    for home in parts.loops { home.loop.join() }
+  }
+
+  let counters: ServerCounters
+  let registry: StreamRegistry
+  private let configuration: ServerConfiguration
+  private let logger: Logger
+  private let admission: Admission
   private let running = Locked<RunningParts?>(nil)
 }
 
 /// The threads and sockets of a started server.
 private struct RunningParts: @unchecked Sendable {
   // Unchecked: listeners are only touched on their loop, through `submitAndWait`.
-  let loops: [EventLoop]
-  let listeners: [Listener]
+  var loops: [ConnectionLoop] = []
+  var sockets: [Int32] = []
+  var listeners: [Listener] = []
+
+  var acceptLoop: EventLoop { loops[0].loop }
 }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Everything that shapes one server: where it listens, its streams and its limits.
 public struct ServerConfiguration: Sendable {
   /// Addresses to bind; ignored for sockets handed over by socket activation.
@@ -18,7 +20,7 @@ public struct ServerConfiguration: Sendable {
   /// the kernel's network work, local clients and the server's other threads. On two cores a
   /// single loop delivered as much and halved latency, since handing a value to another loop
   /// costs a wake-up and a context switch.
-  public var eventLoopCount = max(1, System.coreCount - 1)
+  public var eventLoopCount = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) - 1)
   /// How long an exec process gets after `SIGTERM` before `SIGKILL`.
   public var execGracePeriod: Duration = .seconds(1)
 

@@ -4,23 +4,18 @@ import IndefiniteObservable
 ///
 /// Every connect and every disconnect that actually runs is counted, so `stats` can show that
 /// each subscription was disconnected exactly once.
-public class NamedStream: IndefiniteObservable<StreamObserver>, @unchecked Sendable {
-  // Unchecked: the base class only holds its immutable connect closure, and subclasses keep
-  // their mutable state behind a mutex.
+final class NamedStream: IndefiniteObservable<StreamObserver>, @unchecked Sendable {
+  // Unchecked: the base class holds only its immutable connect closure, which is Sendable.
 
   /// The stream's name, or the pattern for a pattern subscription.
-  public let name: String
-  /// What produces the stream's values.
-  public let kind: StreamKind
+  let name: String
 
   init(
     name: String,
-    kind: StreamKind,
     counters: ServerCounters,
-    connect: @escaping Connect<StreamObserver>
+    connect: @escaping @Sendable (StreamObserver) -> @Sendable () -> Void
   ) {
     self.name = name
-    self.kind = kind
     super.init { observer in
       // Counted before connecting, so a value the stream sends while connecting (a `stats`
       // snapshot, say) already includes this subscription.
@@ -36,6 +31,15 @@ public class NamedStream: IndefiniteObservable<StreamObserver>, @unchecked Senda
           $0.subscriptions -= 1
         }
       }
+    }
+  }
+
+  /// The stream of a source: each subscription attaches an observer under a key of its own.
+  convenience init(source: any StreamSource, counters: ServerCounters) {
+    self.init(name: source.name, counters: counters) { observer in
+      let key = SubscriptionKey.next()
+      source.attach(observer, key: key)
+      return { source.detach(key: key) }
     }
   }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Locking
 
 /// The server's counters, as the `stats` stream reports them.

@@ -7,7 +7,7 @@ import Locking
 /// subscriptions) happen under the registry's lock; fan-out happens under each topic's lock.
 /// The lock order is registry, then topic, then a connection's outbox.
 final class StreamRegistry: Sendable {
-  init(sources: [SourceStream], counters: ServerCounters) {
+  init(sources: [any StreamSource], counters: ServerCounters) {
     self.sources = Dictionary(
       sources.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     self.counters = counters
@@ -16,9 +16,9 @@ final class StreamRegistry: Sendable {
   /// The stream to subscribe to for `name`, which may be a pattern.
   func stream(named name: String) throws(ProtocolError) -> NamedStream {
     let isPattern = try StreamName.validatePattern(name)
-    if let source = sources[name] { return source }
+    if let source = sources[name] { return NamedStream(source: source, counters: counters) }
     let pattern = TopicPattern(name)
-    return NamedStream(name: name, kind: .topic, counters: counters) { [self] observer in
+    return NamedStream(name: name, counters: counters) { [self] observer in
       let key = SubscriptionKey.next()
       if isPattern {
         attachPattern(pattern, observer, key: key)
@@ -114,12 +114,17 @@ final class StreamRegistry: Sendable {
   /// Every stream with its kind and subscriber count, fixed streams first, then topics by name.
   func list() -> [(name: String, kind: StreamKind, subscribers: Int)] {
     let fixed = sources.values.sorted { $0.name < $1.name }.map {
-      ($0.name, $0.kind, $0.subscriberCount)
+      ($0.name, $0.kind, $0.observerCount)
     }
     let topicList = topics.withLock { $0.topics.values.map { $0 } }
       .map { ($0.name, StreamKind.topic, $0.subscriberCount) }
       .sorted { $0.0 < $1.0 }
     return fixed + topicList
+  }
+
+  /// Starts the fixed streams' background work on `loop`.
+  func start(on loop: EventLoop) {
+    for source in sources.values { source.start(on: loop) }
   }
 
   /// Ends the fixed streams' background work.
@@ -167,7 +172,7 @@ final class StreamRegistry: Sendable {
     }
   }
 
-  private let sources: [String: SourceStream]
+  private let sources: [String: any StreamSource]
   private let counters: ServerCounters
   private let topics = Locked(TopicTable())
 }

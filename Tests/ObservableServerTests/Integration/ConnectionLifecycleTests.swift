@@ -17,7 +17,7 @@ struct ConnectionLifecycleTests {
       if index % 50 == 0 { try client.request("subscribe clock") }
       clients.append(client)
     }
-    let before = server.server.state.counters.snapshot
+    let before = server.server.counters.snapshot
     #expect(before.subscriptions == 1010)
     for (index, client) in clients.enumerated() {
       if index % 2 == 0 { client.reset() } else { client.close() }
@@ -30,7 +30,7 @@ struct ConnectionLifecycleTests {
     #expect(stats["subscriptions"] as? Int == 1)
     #expect(stats["disconnects_total"] as? Int == (stats["subscribes_total"] as? Int ?? -1) - 1)
     #expect(eventually { server.server.connectionCount == 0 })
-    let after = server.server.state.counters.snapshot
+    let after = server.server.counters.snapshot
     #expect(after.subscriptions == 0)
     #expect(after.disconnectsTotal == after.subscribesTotal)
     #expect(after.subscribesTotal == 1011)
@@ -74,13 +74,13 @@ struct ConnectionLifecycleTests {
     }
     #expect(
       eventually(timeout: .seconds(20)) {
-        server.server.state.counters.snapshot.slowConsumersTotal == 1
+        server.server.counters.snapshot.slowConsumersTotal == 1
       },
-      "\(server.server.state.counters.snapshot) fast=\(received.count)")
+      "\(server.server.counters.snapshot) fast=\(received.count)")
     // Closed on the server's side; the notice is best effort, as the slow client's buffers are
     // full, and the kernel may take long to drain them to a client that hardly reads.
     #expect(eventually { server.server.connectionCount == 2 })
-    let snapshot = server.server.state.counters.snapshot
+    let snapshot = server.server.counters.snapshot
     #expect(snapshot.droppedTotal > 0)
     #expect(eventually(timeout: .seconds(20)) { received.count == count })
   }

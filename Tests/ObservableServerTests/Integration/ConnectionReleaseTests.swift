@@ -26,7 +26,7 @@ struct ConnectionReleaseTests {
     let server = try TestServer()
     let clients = try (0..<3).map { _ in try server.connect() }
     for client in clients { try Self.perform(activity, on: client) }
-    let released = WeakSet(server.server.state.openConnections)
+    let released = WeakSet(server.server.openConnections)
     #expect(released.count == clients.count)
     switch ending {
     case .clientClose: for client in clients { client.close() }
@@ -48,16 +48,16 @@ struct ConnectionReleaseTests {
     var small: Int32 = 4096
     setsockopt(slow.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
     try slow.request("subscribe firehose")
-    let released = WeakSet(server.server.state.openConnections)
+    let released = WeakSet(server.server.openConnections)
     let publisher = try server.connect()
     let payload = String(repeating: "v", count: 1000)
     // Up to 20 MB: far past the cap and whatever the kernel's socket buffers absorb.
     for _ in 0..<400 {
       for _ in 0..<50 { try publisher.send("publish firehose \"\(payload)\"") }
       for _ in 0..<50 { _ = try publisher.readReply() }
-      if server.server.state.counters.snapshot.slowConsumersTotal > 0 { break }
+      if server.server.counters.snapshot.slowConsumersTotal > 0 { break }
     }
-    #expect(eventually { server.server.state.counters.snapshot.slowConsumersTotal == 1 })
+    #expect(eventually { server.server.counters.snapshot.slowConsumersTotal == 1 })
     #expect(eventually { released.liveCount == 0 }, "the slow consumer is still live")
   }
 

@@ -23,7 +23,7 @@ struct ExecStreamTests {
     try second.request("subscribe pid")
     try first.request("unsubscribe pid")
     #expect(Self.exists(Int32(pid)), "one subscriber is left, so the process stays")
-    #expect(server.server.state.registry.list().first { $0.name == "pid" }?.subscribers == 1)
+    #expect(server.server.registry.list().first { $0.name == "pid" }?.subscribers == 1)
     second.reset()
     #expect(eventually { !Self.exists(Int32(pid)) }, "process \(pid) outlived its last subscriber")
   }

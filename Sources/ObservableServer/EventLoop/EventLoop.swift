@@ -1,47 +1,56 @@
 import CLinux
-import Foundation
+import Dispatch
 import Glibc
 import Locking
+import Logging
 
-/// Something registered with an ``EventLoop`` that it tells when its descriptor is ready.
+/// One thread that waits on epoll and runs the handlers, tasks and timers given to it.
 ///
-/// Handlers are only ever called on their loop's thread.
-protocol ReadinessHandler: AnyObject {
-  /// Called with the epoll event mask (`EPOLLIN`, `EPOLLOUT`, `EPOLLHUP`, `EPOLLERR`).
-  func descriptorReady(_ events: UInt32)
-}
-
-/// One thread that waits on epoll and runs the handlers and tasks given to it.
-///
-/// State that only the loop thread touches (the handler table) needs no lock; tasks from other
-/// threads go through a mutex-guarded queue and an eventfd that wakes the loop.
+/// State that only the loop thread touches (the handler table, the timers, the buffers) needs
+/// no lock; tasks from other threads go through a mutex-guarded queue and an eventfd that wakes
+/// the loop. Timers are the loop's own: the earliest deadline bounds `epoll_wait`'s timeout, so
+/// a timer costs no thread and no system call of its own.
 final class EventLoop: @unchecked Sendable {
+  // Unchecked: members other threads use (`tasks`, `wakeup`, `thread`) are behind locks or
+  // immutable; every other member is used on the loop thread only, as each says.
+
   /// Creates the loop's epoll and wake-up descriptors; call ``start()`` to run it.
-  init(name: String) throws(SystemError) {
+  init(name: String, logger: Logger) throws(SystemError) {
     self.name = name
+    self.logger = logger
     epoll = try blockingSyscall("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
-    wakeup = try blockingSyscall("eventfd") {
-      eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
+    do {
+      wakeup = try blockingSyscall("eventfd") {
+        eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
+      }
+    } catch {
+      close(epoll)
+      throw error
     }
     var event = epoll_event()
     event.events = EPOLLIN.rawValue
     event.data.u64 = UInt64(UInt32(bitPattern: wakeup))
-    _ = try blockingSyscall("epoll_ctl") { epoll_ctl(epoll, EPOLL_CTL_ADD, wakeup, &event) }
+    do {
+      _ = try blockingSyscall("epoll_ctl") { epoll_ctl(epoll, EPOLL_CTL_ADD, wakeup, &event) }
+    } catch {
+      close(epoll)
+      close(wakeup)
+      throw error
+    }
   }
 
   deinit {
     close(epoll)
     close(wakeup)
+    readBuffer.deallocate()
   }
 
   let name: String
 
   /// Starts the loop's thread.
-  func start() {
-    let thread = Thread { [self] in run() }
-    thread.name = name
-    thread.stackSize = 1 << 20
-    thread.start()
+  func start() throws(SystemError) {
+    let started = try LoopThread.start(name: name) { [self] in run() }
+    thread.withLock { $0 = started }
   }
 
   /// Runs `task` on the loop thread, soon.
@@ -67,6 +76,9 @@ final class EventLoop: @unchecked Sendable {
     }
   }
 
+  /// Whether the caller runs on this loop's thread.
+  var inLoop: Bool { Self.current === self }
+
   private static let currentKey: pthread_key_t = {
     var key = pthread_key_t()
     pthread_key_create(&key, nil)
@@ -75,7 +87,8 @@ final class EventLoop: @unchecked Sendable {
 
   private func wake() {
     var one: UInt64 = 1
-    _ = Glibc.write(wakeup, &one, 8)
+    // EAGAIN means the counter is full, which wakes the loop all the same.
+    _ = try? syscall("write(eventfd)") { Glibc.write(wakeup, &one, 8) }
   }
 
   /// Stops the loop after the tasks already queued have run.
@@ -83,74 +96,103 @@ final class EventLoop: @unchecked Sendable {
     execute { [self] in running = false }
   }
 
-  /// Blocks until the loop thread has ended, up to `timeout`.
-  func awaitStopped(timeout: Duration) -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-      if stopped.withLock({ $0 }) { return true }
-      usleep(1000)
+  /// Waits until the loop thread has ended; after ``stop()``, from another thread.
+  func join() {
+    let running = thread.withLock { thread in
+      defer { thread = nil }
+      return thread
     }
-    return false
+    running?.join()
   }
 
   // MARK: Loop thread only
 
   /// Starts watching `fd` for `events` on behalf of `handler`. Loop thread only.
   func register(_ fd: Int32, events: UInt32, handler: ReadinessHandler) throws(SystemError) {
-    var event = epoll_event()
-    event.events = events
-    event.data.u64 = UInt64(UInt32(bitPattern: fd))
-    _ = try blockingSyscall("epoll_ctl(ADD)") { epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event) }
+    try control(EPOLL_CTL_ADD, fd, events: events, "epoll_ctl(ADD)")
     handlers[fd] = handler
   }
 
   /// Changes the events watched for `fd`. Loop thread only.
   func modify(_ fd: Int32, events: UInt32) throws(SystemError) {
-    var event = epoll_event()
-    event.events = events
-    event.data.u64 = UInt64(UInt32(bitPattern: fd))
-    _ = try blockingSyscall("epoll_ctl(MOD)") { epoll_ctl(epoll, EPOLL_CTL_MOD, fd, &event) }
+    try control(EPOLL_CTL_MOD, fd, events: events, "epoll_ctl(MOD)")
   }
 
   /// Stops watching `fd`; the caller closes it afterwards. Loop thread only.
   func deregister(_ fd: Int32) {
-    _ = epoll_ctl(epoll, EPOLL_CTL_DEL, fd, nil)
+    // Fails only for a descriptor that was never added, which leaves nothing to undo.
+    try? control(EPOLL_CTL_DEL, fd, events: 0, "epoll_ctl(DEL)")
     handlers[fd] = nil
+  }
+
+  /// Runs `task` on the loop thread once `delay` has passed, unless cancelled. Loop thread only.
+  @discardableResult
+  func schedule(in delay: Duration, _ task: @escaping () -> Void) -> LoopTimer {
+    timers.schedule(at: .now + delay, task)
+  }
+
+  /// Cancels a task ``schedule(in:_:)`` returned, if it has not run. Loop thread only.
+  func cancel(_ timer: LoopTimer) {
+    timers.cancel(timer)
   }
 
   /// The loop's reusable read buffer, so idle connections hold no buffer of their own.
   let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
-  /// Storage for bytes that a handler builds and hands on before it returns (a read's batched
-  /// publishes, then their replies), parked here between handlers so that connections keep no
-  /// such buffer of their own. Loop thread only.
-  var scratch: [UInt8] = []
+  private func control(_ operation: Int32, _ fd: Int32, events: UInt32, _ call: StaticString)
+    throws(SystemError)
+  {
+    var event = epoll_event()
+    event.events = events
+    event.data.u64 = UInt64(UInt32(bitPattern: fd))
+    _ = try blockingSyscall(call) { epoll_ctl(epoll, operation, fd, &event) }
+  }
 
   private func run() {
     pthread_setspecific(Self.currentKey, Unmanaged.passUnretained(self).toOpaque())
     let capacity = 256
     let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
-    defer {
-      events.deallocate()
-      stopped.withLock { $0 = true }
-    }
+    defer { events.deallocate() }
     while running {
-      let hasTasks = tasks.withLock { !$0.isEmpty }
-      let count = epoll_wait(epoll, events, Int32(capacity), hasTasks ? 0 : -1)
-      if count < 0 { continue }
+      let count: Int32
+      do {
+        let outcome = try syscall("epoll_wait") {
+          epoll_wait(epoll, events, Int32(capacity), waitMilliseconds())
+        }
+        guard case .done(let ready) = outcome else { continue }
+        count = ready
+      } catch {
+        // Only a broken epoll descriptor fails here: the loop cannot go on, and the stalled
+        // watchdog and health check report it.
+        logger.critical("event loop stopped", metadata: ["loop": "\(name)", "error": "\(error)"])
+        return
+      }
       for index in 0..<Int(count) {
         let fd = Int32(bitPattern: UInt32(truncatingIfNeeded: events[index].data.u64))
         if fd == wakeup {
           var value: UInt64 = 0
-          _ = Glibc.read(wakeup, &value, 8)
+          _ = try? syscall("read(eventfd)") { Glibc.read(wakeup, &value, 8) }
         } else {
           handlers[fd]?.descriptorReady(events[index].events)
         }
       }
+      for task in timers.takeDue(at: .now) { task() }
       runTasks()
       for loop in deferredWakeups { loop.wake() }
       deferredWakeups.removeAll(keepingCapacity: true)
     }
+  }
+
+  /// How long `epoll_wait` may sleep: not at all with tasks queued, else until the next timer.
+  private func waitMilliseconds() -> Int32 {
+    if tasks.withLock({ !$0.isEmpty }) { return 0 }
+    guard let deadline = timers.nextDeadline() else { return -1 }
+    let remaining = deadline - .now
+    guard remaining > .zero else { return 0 }
+    let (seconds, attoseconds) = remaining.components
+    // Rounded up, so the loop never wakes just before a deadline and sleeps again for nothing.
+    let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+    return Int32(clamping: milliseconds)
   }
 
   private func runTasks() {
@@ -162,12 +204,14 @@ final class EventLoop: @unchecked Sendable {
     for task in batch { task() }
   }
 
+  private let logger: Logger
   private let epoll: Int32
   private let wakeup: Int32
   private let tasks = Locked<[@Sendable () -> Void]>([])
-  private let stopped = Locked(false)
+  private let thread = Locked<LoopThread?>(nil)
   private var running = true
   private var handlers: [Int32: ReadinessHandler] = [:]
+  private var timers = TimerQueue()
   private var deferredWakeups: [EventLoop] = []
 }
 

@@ -3,10 +3,22 @@ import Logging
 
 /// The protocol state of one connection: its subscriptions, whether it has authenticated, and
 /// the handling of each request. Used on the connection's loop thread only.
+///
+/// Requests come in as lines, whatever framed them; replies go out through a
+/// ``SessionOutput`` and values through the session's ``StreamObserver``, so the session works
+/// the same over every transport.
 final class Session {
-  init(connection: Connection) {
-    self.connection = connection
-    authenticated = connection.state.configuration.token == nil
+  init(
+    output: any SessionOutput,
+    observer: StreamObserver,
+    context: SessionContext,
+    scratch: PublishScratch
+  ) {
+    self.output = output
+    self.observer = observer
+    self.context = context
+    self.scratch = scratch
+    authenticated = context.token == nil
   }
 
   /// Handles one request line; returns `false` when the rest of the input is no longer lines
@@ -36,17 +48,26 @@ final class Session {
     } else {
       ReplyEncoder.error(op: op, id: nil, error, to: &reply)
     }
-    connection.enqueue(reply)
+    output.send(reply)
   }
 
-  /// Delivers the batched publishes, then sends their replies.
-  ///
-  /// The connection calls this when a read has been handled; the session calls it before any
-  /// request that is not batched, so that replies keep the order of the requests.
-  func publishBatched() {
+  /// The input that arrived together has been handled: the publishes batched from it go out.
+  func inputHandled() {
+    publishBatched()
+  }
+
+  /// The connection is closing: what was read is published, and every subscription ends.
+  func end() {
+    publishBatched()
+    unsubscribeAll()
+  }
+
+  /// Delivers the batched publishes, then sends their replies; called before any request
+  /// that is not batched, so that replies keep the order of the requests.
+  private func publishBatched() {
     guard !batch.isEmpty, let name = batch.stream else { return }
     let count = batch.count
-    let receivers = connection.state.registry.deliver(
+    let receivers = context.registry.deliver(
       batch.lines, count: count, to: name, retain: false, lastTopic: &lastTopic)
     var replies: [UInt8] = []
     batch.end(returningStorageTo: &replies)
@@ -59,12 +80,12 @@ final class Session {
     one.withUnsafeBytes { line in
       for _ in 0..<count { replies.append(contentsOf: line) }
     }
-    connection.enqueue(replies)
+    output.send(replies)
     replies.removeAll(keepingCapacity: true)
-    connection.loop.scratch = replies
+    scratch.bytes = replies
   }
 
-  /// Unsubscribes everything, as the connection closes.
+  /// Unsubscribes everything, as the client stops observing (it closed its side).
   func unsubscribeAll() {
     let all = subscriptions
     subscriptions = [:]
@@ -100,13 +121,13 @@ final class Session {
     if request.id == nil, !request.retain,
       batch.isEmpty ? lastTopic?.name == name : batch.stream == name
     {
-      if batch.isEmpty { batch.start(name, storage: &connection.loop.scratch) }
+      if batch.isEmpty { batch.start(name, storage: &scratch.bytes) }
       batch.append(value)
       if batch.isFull { publishBatched() }
       return
     }
     publishBatched()
-    let receivers = try connection.state.registry.publish(
+    let receivers = try context.registry.publish(
       value, to: name, retain: request.retain, lastTopic: &lastTopic)
     ok(request) { ReplyEncoder.integer("receivers", receivers, to: &$0) }
   }
@@ -115,16 +136,14 @@ final class Session {
     guard let name = request.stream else {
       throw ProtocolError(.badRequest, "subscribe needs \"stream\"")
     }
-    let stream = try connection.state.registry.stream(named: name)
+    let stream = try context.registry.stream(named: name)
     guard subscriptions[name] == nil else {
       throw ProtocolError(.alreadySubscribed, "already subscribed to \(name)")
     }
     // The reply goes first, so that values (a retained one, say) follow it.
-    guard let observer = connection.observer else { return }
     ok(request) { Self.appendStream(name, to: &$0) }
     subscriptions[name] = stream.subscribe(observer: observer)
-    connection.state.logger.info(
-      "subscribed", metadata: ["peer": "\(connection.peer)", "stream": "\(name)"])
+    context.logger.info("subscribed", metadata: ["peer": "\(output.peer)", "stream": "\(name)"])
   }
 
   private func unsubscribe(_ request: Request) throws(ProtocolError) {
@@ -136,12 +155,11 @@ final class Session {
     }
     subscription.unsubscribe()
     ok(request) { Self.appendStream(name, to: &$0) }
-    connection.state.logger.info(
-      "unsubscribed", metadata: ["peer": "\(connection.peer)", "stream": "\(name)"])
+    context.logger.info("unsubscribed", metadata: ["peer": "\(output.peer)", "stream": "\(name)"])
   }
 
   private func list(_ request: Request) {
-    let streams = connection.state.registry.list()
+    let streams = context.registry.list()
     ok(request) { out in
       ReplyEncoder.key("streams", to: &out)
       out.append(UInt8(ascii: "["))
@@ -161,10 +179,9 @@ final class Session {
     guard let token = request.token else {
       throw ProtocolError(.badRequest, "auth needs \"token\"")
     }
-    if let expected = connection.state.configuration.token {
+    if let expected = context.token {
       guard TokenComparison.matches(Array(token.utf8), Array(expected.utf8)) else {
-        connection.state.logger.warning(
-          "authentication failed", metadata: ["peer": "\(connection.peer)"])
+        context.logger.warning("authentication failed", metadata: ["peer": "\(output.peer)"])
         throw ProtocolError(.unauthorized, "wrong token")
       }
     }
@@ -180,28 +197,22 @@ final class Session {
       throw ProtocolError(.unsupported, "the only compression algorithm is deflate")
     }
     guard !compressed else { throw ProtocolError(.unsupported, "compression is already on") }
-    let codec: WireCompression
-    do {
-      codec = try WireCompression()
-    } catch {
-      throw ProtocolError(.unsupported, "compression unavailable: \(error)")
-    }
-    compressed = true
     // Handed to the connection rather than queued, so nothing can slip in between the reply
     // and the switch to deflate.
     reply.removeAll(keepingCapacity: true)
     ReplyEncoder.ok(op: request.op, id: request.id, to: &reply) {
       Self.appendStream(algorithm, key: "algorithm", to: &$0)
     }
-    connection.startCompression(codec, reply: reply)
-    connection.state.logger.info("compression on", metadata: ["peer": "\(connection.peer)"])
+    try output.startCompression(after: reply)
+    compressed = true
+    context.logger.info("compression on", metadata: ["peer": "\(output.peer)"])
     return false
   }
 
   private func ok(_ request: Request, fields: (inout [UInt8]) -> Void = { _ in }) {
     reply.removeAll(keepingCapacity: true)
     ReplyEncoder.ok(op: request.op, id: request.id, to: &reply, fields: fields)
-    connection.enqueue(reply)
+    output.send(reply)
   }
 
   private static func appendStream(
@@ -213,7 +224,10 @@ final class Session {
 
   // The connection owns its session and drops it when it closes, so it always outlives it;
   // unowned(unsafe) spares the reference count traffic of `unowned` on every request.
-  private unowned(unsafe) let connection: Connection
+  private unowned(unsafe) let output: any SessionOutput
+  private let observer: StreamObserver
+  private let context: SessionContext
+  private let scratch: PublishScratch
   private var subscriptions: [String: Subscription] = [:]
   /// The topic this connection published to last, which it most likely publishes to next.
   private var lastTopic: Topic?

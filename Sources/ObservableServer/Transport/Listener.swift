@@ -1,5 +1,4 @@
 import CLinux
-import Dispatch
 import Glibc
 import Logging
 
@@ -16,15 +15,19 @@ final class Listener: ReadinessHandler, @unchecked Sendable {
     label: String,
     unixPath: String?,
     loop: EventLoop,
-    connectionLoops: [EventLoop],
-    state: ServerState
+    connectionLoops: [ConnectionLoop],
+    makeConnection: @escaping @Sendable (Int32, String, ConnectionLoop) -> Connection,
+    admission: Admission,
+    logger: Logger
   ) {
     self.descriptor = descriptor
     self.label = label
     self.unixPath = unixPath
     self.loop = loop
     self.connectionLoops = connectionLoops
-    self.state = state
+    self.makeConnection = makeConnection
+    self.admission = admission
+    self.logger = logger
   }
 
   /// Starts accepting. Loop thread only.
@@ -42,6 +45,9 @@ final class Listener: ReadinessHandler, @unchecked Sendable {
     if let unixPath { unlink(unixPath) }
   }
 
+  /// Whether `fd` is this listener's socket, which ``close()`` closes.
+  func owns(_ fd: Int32) -> Bool { fd == descriptor }
+
   func descriptorReady(_ events: UInt32) {
     // Bounded, so that a flood of connects cannot hold the loop.
     for _ in 0..<256 where !closed {
@@ -58,49 +64,41 @@ final class Listener: ReadinessHandler, @unchecked Sendable {
   }
 
   private func admit(_ client: Int32) {
+    guard admission.admit() else {
+      let notice = ReplyEncoder.notice(
+        ProtocolError(
+          .tooManyConnections, "the server is at its limit of \(admission.limit) connections"))
+      _ = notice.withUnsafeBytes { try? SocketCalls.send(client, $0) }
+      Glibc.close(client)
+      logger.warning("connection refused: too many connections", metadata: ["listener": "\(label)"])
+      return
+    }
     // Lines are small and latency matters; writes are batched by the outbox instead. Fails
     // harmlessly on Unix sockets.
     _ = try? SocketCalls.setOption(client, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
     let target = connectionLoops[next % connectionLoops.count]
     next &+= 1
-    let connection = Connection(
-      descriptor: client, peer: SocketCalls.peerName(client, listener: label), loop: target,
-      state: state)
-    guard state.admit(connection) else {
-      var line: [UInt8] = []
-      ReplyEncoder.error(
-        op: nil, id: nil,
-        ProtocolError(
-          .tooManyConnections,
-          "the server is at its limit of \(state.configuration.maxConnections) connections"),
-        to: &line)
-      _ = line.withUnsafeBytes { try? SocketCalls.send(client, $0) }
-      Glibc.close(client)
-      state.logger.warning(
-        "connection refused: too many connections", metadata: ["listener": "\(label)"])
-      return
-    }
-    target.execute { connection.open() }
+    let connection = makeConnection(client, SocketCalls.peerName(client, listener: label), target)
+    target.loop.execute { connection.open() }
   }
 
   /// Out of descriptors or memory: stop accepting for a moment instead of spinning, since the
   /// pending connection keeps the listener readable.
   private func pauseAfter(_ error: SystemError) {
-    state.logger.error("accept failed", metadata: ["listener": "\(label)", "error": "\(error)"])
+    logger.error("accept failed", metadata: ["listener": "\(label)", "error": "\(error)"])
     guard (try? loop.modify(descriptor, events: 0)) != nil else { return }
-    let loop = self.loop
-    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) { [self] in
-      loop.execute { [self] in
-        if !closed { try? loop.modify(descriptor, events: EPOLLIN.rawValue) }
-      }
+    loop.schedule(in: .milliseconds(100)) { [self] in
+      if !closed { try? loop.modify(descriptor, events: EPOLLIN.rawValue) }
     }
   }
 
   private let descriptor: Int32
   private let unixPath: String?
   private let loop: EventLoop
-  private let connectionLoops: [EventLoop]
-  private let state: ServerState
+  private let connectionLoops: [ConnectionLoop]
+  private let makeConnection: @Sendable (Int32, String, ConnectionLoop) -> Connection
+  private let admission: Admission
+  private let logger: Logger
   private var next = 0
   private var closed = false
 }

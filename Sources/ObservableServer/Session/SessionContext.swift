@@ -1,0 +1,14 @@
+import Logging
+
+/// What the sessions of one server share: its streams, its access rules, its counters and its
+/// log. Nothing in it knows about sockets.
+struct SessionContext: Sendable {
+  /// Every stream by name.
+  let registry: StreamRegistry
+  /// When set, a client must send `auth` with this token before anything else.
+  let token: String?
+  /// The server's counters.
+  let counters: ServerCounters
+  /// Where sessions log.
+  let logger: Logger
+}

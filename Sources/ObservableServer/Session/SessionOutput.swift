@@ -1,0 +1,24 @@
+/// The connection as its session sees it: where replies go, and the few things the protocol
+/// asks of the transport. Used on the connection's loop thread only.
+///
+/// A TCP connection and a WebSocket connection both implement it, so the protocol knows
+/// nothing of sockets, framing or compression.
+protocol SessionOutput: AnyObject {
+  /// Who is on the other side, for logs.
+  var peer: String { get }
+
+  /// Queues whole reply lines for the client, after everything queued before.
+  func send(_ lines: [UInt8])
+
+  /// Sends `reply` and then switches both directions to deflate for the rest of the
+  /// connection, with nothing slipped in between.
+  ///
+  /// - Throws: ``ErrorCode/unsupported`` when the transport cannot compress this way.
+  func startCompression(after reply: [UInt8]) throws(ProtocolError)
+
+  /// Closes the connection once what is queued has been written.
+  func finish(_ reason: String)
+
+  /// Runs `task` on the loop thread after `delay`, unless the connection closed first.
+  func schedule(in delay: Duration, _ task: @escaping () -> Void)
+}

@@ -1,0 +1,16 @@
+/// The streams every server has.
+enum BuiltinStreams {
+  /// The `clock` stream: the current time as an ISO 8601 UTC string, once per second.
+  static func clock() -> PeriodicSource {
+    PeriodicSource(name: "clock", interval: .seconds(1)) {
+      var encoded: [UInt8] = []
+      JSONStringEncoding.append(UTCTimestamp.now(), to: &encoded)
+      return encoded
+    }
+  }
+
+  /// The `stats` stream: the server's counters, once per second.
+  static func stats(counters: ServerCounters) -> PeriodicSource {
+    PeriodicSource(name: "stats", interval: .seconds(1)) { counters.encodedJSON() }
+  }
+}

@@ -1,0 +1,54 @@
+import Locking
+
+/// Which connections the server takes: at most a given number at once, and none once it
+/// shuts down. Shared by every listener of one server.
+final class Admission: Sendable {
+  init(limit: Int, counters: ServerCounters) {
+    self.limit = limit
+    self.counters = counters
+  }
+
+  /// The most connections open at once.
+  let limit: Int
+
+  /// Counts a new connection in, unless the server is full or shutting down.
+  func admit() -> Bool {
+    let admitted = state.withLock { state in
+      guard state.accepting, state.open < limit else { return false }
+      state.open += 1
+      return true
+    }
+    if admitted {
+      counters.update {
+        $0.connections += 1
+        $0.connectionsTotal += 1
+      }
+    }
+    return admitted
+  }
+
+  /// Counts a closed connection out.
+  func release() {
+    state.withLock { $0.open -= 1 }
+    counters.update { $0.connections -= 1 }
+  }
+
+  /// Takes no connection from now on.
+  func close() {
+    state.withLock { $0.accepting = false }
+  }
+
+  /// Whether new connections are still taken.
+  var isAccepting: Bool { state.withLock { $0.accepting } }
+
+  /// How many connections are open.
+  var openCount: Int { state.withLock { $0.open } }
+
+  private let counters: ServerCounters
+  private let state = Locked(AdmissionState())
+}
+
+private struct AdmissionState {
+  var open = 0
+  var accepting = true
+}

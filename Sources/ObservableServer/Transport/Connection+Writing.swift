@@ -1,0 +1,131 @@
+import CLinux
+import Glibc
+
+/// The writing side: outbox to framing to compression to socket. Loop thread only.
+extension Connection {
+  /// Writes what the outbox holds until it is empty or the socket is full.
+  func flush() {
+    while !closed {
+      if writeOffset == writing.count {
+        writeOffset = 0
+        takeFromOutbox()
+        if writing.isEmpty {
+          if outbox.finishFlushIfIdle(inFlight: 0) {
+            if peerClosed { return close("closed by peer") }
+            if let finishing { return close(finishing) }
+            watchWritable(false)
+            return
+          }
+          continue
+        }
+      }
+      let sent = writing.withUnsafeBytes { bytes in
+        Result { () throws(SystemError) in
+          try SocketCalls.send(descriptor, UnsafeRawBufferPointer(rebasing: bytes[writeOffset...]))
+        }
+      }
+      switch sent {
+      case .success(.done(let count)):
+        writeOffset += count
+        context.counters.update { $0.bytesOut += count }
+      case .success(.wouldBlock):
+        _ = outbox.finishFlushIfIdle(inFlight: writing.count - writeOffset)
+        watchWritable(true)
+        return
+      case .failure(let error):
+        close(
+          error.code == EPIPE || error.code == ECONNRESET
+            ? "reset by peer" : "write failed: \(error)")
+        return
+      }
+    }
+  }
+
+  /// Sends `reply` and then switches both directions to raw deflate: everything queued so far
+  /// and the reply go out uncompressed, every byte after them compressed.
+  ///
+  /// The reply is placed here instead of being queued, because streams append to the outbox
+  /// from other threads: a value queued between a queued reply and the switch would go out
+  /// uncompressed after the reply, where the client already expects deflate.
+  func startCompression(after reply: [UInt8]) throws(ProtocolError) {
+    guard framing.allowsStreamCompression else {
+      throw ProtocolError(.unsupported, "this transport compresses by its own means")
+    }
+    let codec: WireCompression
+    do {
+      codec = try WireCompression()
+    } catch {
+      throw ProtocolError(.unsupported, "compression unavailable: \(error)")
+    }
+    if writeOffset == writing.count {
+      writing.removeAll(keepingCapacity: true)
+      writeOffset = 0
+    }
+    outbox.take(replacingWith: &plain, inFlight: writing.count - writeOffset)
+    writing.append(contentsOf: plain)
+    writing.append(contentsOf: reply)
+    context.counters.update { $0.bytesOutUncompressed += plain.count + reply.count }
+    compression = codec
+    flush()
+  }
+
+  /// Moves what the outbox holds into `writing`, framed and compressed as the connection is.
+  private func takeFromOutbox() {
+    if writing.capacity > 1 << 20 { writing = [] }
+    if compression == nil, framing.sendsLinesUnchanged {
+      outbox.take(replacingWith: &writing, inFlight: 0)
+      if !writing.isEmpty { context.counters.update { $0.bytesOutUncompressed += writing.count } }
+      return
+    }
+    outbox.take(replacingWith: &plain, inFlight: 0)
+    writing.removeAll(keepingCapacity: true)
+    guard !plain.isEmpty else { return }
+    context.counters.update { $0.bytesOutUncompressed += plain.count }
+    plain.withUnsafeBytes { lines in
+      if let compression {
+        compression.deflate(lines, appendingTo: &writing)
+      } else {
+        framing.encode(lines, to: &writing)
+      }
+    }
+  }
+
+  private func watchWritable(_ watch: Bool) {
+    guard watch != watchingWritable, !peerClosed else { return }
+    watchingWritable = watch
+    let events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue | (watch ? EPOLLOUT.rawValue : 0)
+    do {
+      try loop.modify(descriptor, events: events)
+    } catch {
+      close("cannot watch socket: \(error)")
+    }
+  }
+
+  /// Tells the client why, if its socket takes it, and closes.
+  func closeAsSlowConsumer() {
+    guard !closed else { return }
+    context.logger.warning(
+      "closing slow consumer",
+      metadata: ["peer": "\(peer)", "queued_limit": "\(settings.maxQueuedBytes)"])
+    let line = ReplyEncoder.notice(
+      ProtocolError(.slowConsumer, "more than \(settings.maxQueuedBytes) bytes queued"))
+    var notice: [UInt8] = []
+    if let compression {
+      // Compressed output is one stream: the notice can only follow what was fully written.
+      guard writeOffset == writing.count else { return close("slow consumer") }
+      line.withUnsafeBytes { compression.deflate($0, appendingTo: &notice) }
+    } else if framing.sendsLinesUnchanged {
+      // Finish the line being written, if the socket takes it, so the notice starts a line.
+      if writeOffset < writing.count {
+        notice = writing[writeOffset...].prefix { $0 != 0x0A } + [0x0A]
+      }
+      notice += line
+    } else {
+      // A frame cut short cannot be finished: the notice goes out only between frames.
+      guard writeOffset == writing.count else { return close("slow consumer") }
+      line.withUnsafeBytes { framing.encode($0, to: &notice) }
+    }
+    _ = notice.withUnsafeBytes { try? SocketCalls.send(descriptor, $0) }
+    close("slow consumer")
+  }
+}

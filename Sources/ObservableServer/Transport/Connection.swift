@@ -1,0 +1,235 @@
+import CLinux
+import Glibc
+import Logging
+
+/// One client socket on an event loop: it reads bytes, hands them through its ``Framing`` to its
+/// ``Session``, and writes what the session and the streams queue in its ``Outbox``.
+///
+/// Reading, request handling, writing and closing all happen on the connection's loop. Streams
+/// deliver from other threads into the outbox only. Closing the socket, for any reason, ends
+/// the session, so every subscription's disconnect runs once.
+final class Connection: ReadinessHandler, @unchecked Sendable {
+  // Unchecked: other threads only call `deliver(_:)`, which touches the mutex-guarded outbox
+  // and the loop's task queue; every other member is used on the loop's thread alone.
+
+  let peer: String
+  let loop: EventLoop
+
+  init(
+    descriptor: Int32,
+    peer: String,
+    on home: ConnectionLoop,
+    settings: ConnectionSettings,
+    context: SessionContext,
+    admission: Admission,
+    framing: any Framing
+  ) {
+    self.descriptor = descriptor
+    self.peer = peer
+    self.home = home
+    loop = home.loop
+    self.settings = settings
+    self.context = context
+    self.admission = admission
+    self.framing = framing
+    outbox = Outbox(limit: settings.maxQueuedBytes)
+  }
+
+  // MARK: Any thread
+
+  /// Queues a stream's lines for writing; counts them as dropped when the connection cannot
+  /// take them.
+  func deliver(_ lines: [UInt8]) {
+    guard !enqueue(lines) else { return }
+    let dropped = lines.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+    context.counters.update { $0.droppedTotal += dropped }
+  }
+
+  /// Queues bytes for writing; returns whether they were accepted.
+  @discardableResult
+  private func enqueue(_ bytes: [UInt8]) -> Bool {
+    switch bytes.withUnsafeBytes({ outbox.append($0) }) {
+    case .queued:
+      return true
+    case .needsFlush:
+      loop.execute { [self] in flush() }
+      return true
+    case .overflowed:
+      context.counters.update { $0.slowConsumersTotal += 1 }
+      loop.execute { [self] in closeAsSlowConsumer() }
+      return false
+    case .refused:
+      return false
+    }
+  }
+
+  // MARK: Loop thread
+
+  /// Registers with the loop and greets the client.
+  func open() {
+    // Shutdown began between the accept and this turn: the connection never opens.
+    guard admission.isAccepting else {
+      Glibc.close(descriptor)
+      admission.release()
+      return
+    }
+    do {
+      try loop.register(descriptor, events: EPOLLIN.rawValue | EPOLLRDHUP.rawValue, handler: self)
+    } catch {
+      context.logger.warning(
+        "cannot watch connection", metadata: ["peer": "\(peer)", "error": "\(error)"])
+      Glibc.close(descriptor)
+      admission.release()
+      return
+    }
+    home.connections.insert(self)
+    // The observer holds the connection; the session holds the observer until it ends, and the
+    // connection drops the session when it closes, which breaks the cycle.
+    let observer = StreamObserver { [self] lines in deliver(lines) }
+    session = Session(output: self, observer: observer, context: context, scratch: home.scratch)
+    enqueue(Greeting.line(version: ObservableServer.version, authRequired: context.token != nil))
+    context.logger.info("connection opened", metadata: ["peer": "\(peer)"])
+  }
+
+  func descriptorReady(_ events: UInt32) {
+    let failed = events & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0
+    if peerClosed {
+      if failed || events & EPOLLOUT.rawValue != 0 { flush() }
+      if failed { close("reset by peer") }
+      return
+    }
+    if failed || events & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue) != 0 { readAvailable() }
+    if !closed, events & EPOLLOUT.rawValue != 0 { flush() }
+  }
+
+  /// Closes the socket and ends the session, once.
+  func close(_ reason: String) {
+    guard !closed else { return }
+    closed = true
+    outbox.close()
+    loop.deregister(descriptor)
+    Glibc.close(descriptor)
+    for timer in timers { loop.cancel(timer) }
+    timers.removeAll()
+    // What was read before the close is published, whatever closes the connection.
+    session?.end()
+    session = nil
+    home.connections.remove(self)
+    admission.release()
+    context.logger.info("connection closed", metadata: ["peer": "\(peer)", "reason": "\(reason)"])
+  }
+
+  // MARK: Reading
+
+  private func readAvailable() {
+    // A bounded number of reads per wake-up, so one busy client cannot starve the others.
+    for _ in 0..<16 {
+      let result: IOResult<Int>
+      do {
+        result = try SocketCalls.read(descriptor, into: loop.readBuffer)
+      } catch {
+        close(error.code == ECONNRESET ? "reset by peer" : "read failed: \(error)")
+        return
+      }
+      switch result {
+      case .wouldBlock:
+        return
+      case .done(0):
+        finishAfterPeerClosed()
+        return
+      case .done(let count):
+        context.counters.update { $0.bytesIn += count }
+        receive(UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
+        if closed { return }
+        session?.inputHandled()
+        // A short read emptied the socket: another read would only say so, one system call per
+        // wake-up later, and the level-triggered loop reports whatever arrives next.
+        if count < loop.readBuffer.count { return }
+      }
+    }
+  }
+
+  private func receive(_ bytes: UnsafeRawBufferPointer) {
+    if let compression {
+      do {
+        try compression.inflate(bytes) { decode($0) }
+      } catch {
+        context.logger.warning(
+          "corrupt compressed input", metadata: ["peer": "\(peer)", "error": "\(error)"])
+        close("corrupt compressed input")
+      }
+      return
+    }
+    let consumed = decode(bytes)
+    // A `compress` request switched the rest of this read to deflate.
+    if consumed < bytes.count, !closed, compression != nil {
+      receive(UnsafeRawBufferPointer(rebasing: bytes[consumed...]))
+    }
+  }
+
+  @discardableResult
+  private func decode(_ bytes: UnsafeRawBufferPointer) -> Int {
+    guard let session, !closed else { return bytes.count }
+    return framing.decode(bytes, to: session)
+  }
+
+  /// The client closed its side: it observes nothing any more, but the replies to what it sent
+  /// last still go out (`echo list | nc -N host port` prints the list) before the socket closes.
+  private func finishAfterPeerClosed() {
+    session?.unsubscribeAll()
+    peerClosed = true
+    do {
+      try loop.modify(descriptor, events: EPOLLOUT.rawValue)
+    } catch {
+      return close("closed by peer")
+    }
+    flush()
+    guard !closed else { return }
+    // A client that never reads again must not hold the socket open for ever.
+    schedule(in: settings.halfCloseGrace) { [self] in
+      close("closed by peer; unsent replies dropped")
+    }
+  }
+
+  // MARK: State shared with the writing side
+
+  let descriptor: Int32
+  let outbox: Outbox
+  let settings: ConnectionSettings
+  let context: SessionContext
+  let framing: any Framing
+  var compression: WireCompression?
+  var writing: [UInt8] = []
+  var plain: [UInt8] = []
+  var writeOffset = 0
+  var watchingWritable = false
+  private(set) var closed = false
+  private(set) var peerClosed = false
+  /// Set by ``finish(_:)``: the connection closes once everything queued is written.
+  var finishing: String?
+  private let home: ConnectionLoop
+  private let admission: Admission
+  private var session: Session?
+  private var timers: Set<LoopTimer> = []
+}
+
+extension Connection: SessionOutput {
+  func send(_ lines: [UInt8]) {
+    enqueue(lines)
+  }
+
+  func finish(_ reason: String) {
+    finishing = reason
+    flush()
+  }
+
+  func schedule(in delay: Duration, _ task: @escaping () -> Void) {
+    guard !closed else { return }
+    var timer: LoopTimer?
+    timer = loop.schedule(in: delay) { [self] in
+      if let timer { timers.remove(timer) }
+      task()
+    }
+    if let timer { timers.insert(timer) }
+  }
+}

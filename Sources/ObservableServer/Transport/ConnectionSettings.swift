@@ -1,0 +1,9 @@
+/// The limits and timeouts of every connection of one server.
+struct ConnectionSettings: Sendable {
+  /// The longest request line (or message), in bytes.
+  var maxLineBytes: Int
+  /// Bytes that may wait for one client before it is closed as a slow consumer.
+  var maxQueuedBytes: Int
+  /// How long a client that closed its side gets to read its last replies.
+  var halfCloseGrace: Duration = .seconds(5)
+}
