@@ -7,7 +7,7 @@ struct ObservableServerCommand: ParsableCommand {
     commandName: "observable-server",
     abstract: "Serves named observables over line-delimited JSON.",
     discussion: """
-      Clients connect over TCP or a Unix socket, get a greeting line, and send one request per line, as JSON ({"op":"subscribe","stream":"clock"}) or as words (subscribe clock). Every flag of the server is listed by 'observable-server help serve'.
+      Clients connect over TCP or a Unix socket, get a greeting line, and send one request per line, as JSON ({"op":"subscribe","stream":"clock"}) or as words (subscribe clock). The flags below configure the server; 'observable-server check' probes a running one.
 
       Examples:
         observable-server
@@ -18,7 +18,12 @@ struct ObservableServerCommand: ParsableCommand {
 
       """,
     version: ObservableServer.version,
-    subcommands: [Serve.self, Check.self],
-    defaultSubcommand: Serve.self
+    subcommands: [Serve.self, Check.self]
   )
+
+  @OptionGroup var options: ServerOptions
+
+  func run() throws {
+    try options.runServer()
+  }
 }

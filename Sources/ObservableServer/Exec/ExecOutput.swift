@@ -34,8 +34,8 @@ final class ExecOutput: Sendable {
   }
 
   private func run() {
-    var outputFramer = LineFramer(maxLineBytes: maxLineBytes)
-    var errorFramer = LineFramer(maxLineBytes: 4096)
+    let outputFramer = LineFramer(maxLineBytes: maxLineBytes)
+    let errorFramer = LineFramer(maxLineBytes: 4096)
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
     defer {
       buffer.deallocate()

@@ -8,6 +8,9 @@ protocol Framing: AnyObject {
   /// encoding (`compress`), which the caller then undoes first.
   func decode(_ input: UnsafeRawBufferPointer, to session: Session) -> Int
 
+  /// The longest request line accepted; lowered until a client authenticates.
+  var maxLineBytes: Int { get set }
+
   /// Whether outgoing lines go on the wire unchanged, so the connection writes them without
   /// ``encode(_:to:)`` copying them.
   var sendsLinesUnchanged: Bool { get }

@@ -5,7 +5,10 @@ import Glibc
 /// Complete lines inside one read are handed out in place, without copying; only a line split
 /// across reads is gathered. A line over the limit is reported once and then skipped up to its
 /// newline, so the connection stays usable.
-struct LineFramer {
+///
+/// A class, so that a request handled inside ``feed(_:_:)`` can change the limit (a client
+/// that authenticates may send longer lines) without overlapping the feed's own access.
+final class LineFramer {
   /// What the framer found in the input.
   enum Event {
     /// A complete line, without `\n` or a trailing `\r`.
@@ -20,7 +23,7 @@ struct LineFramer {
 
   /// Feeds bytes read from the connection and returns how many it consumed: all of them, unless
   /// `handle` returned `false` to stop after a line (the rest is then the caller's).
-  mutating func feed(_ input: UnsafeRawBufferPointer, _ handle: (Event) -> Bool) -> Int {
+  func feed(_ input: UnsafeRawBufferPointer, _ handle: (Event) -> Bool) -> Int {
     guard let base = input.baseAddress else { return 0 }
     var start = 0
     while start < input.count {
@@ -59,7 +62,7 @@ struct LineFramer {
     return input.count
   }
 
-  private mutating func accumulate(_ bytes: UnsafeRawBufferPointer, _ handle: (Event) -> Bool) {
+  private func accumulate(_ bytes: UnsafeRawBufferPointer, _ handle: (Event) -> Bool) {
     if discarding { return }
     // One byte of slack so that a line of exactly the limit can still end in `\r`.
     guard partial.count + bytes.count <= maxLineBytes + 1 else {
@@ -81,7 +84,8 @@ struct LineFramer {
     return handle(.line(line))
   }
 
-  private let maxLineBytes: Int
+  /// The longest line; a line already being gathered is held to a new value from now on.
+  var maxLineBytes: Int
   private var partial: [UInt8] = []
   private var discarding = false
 }

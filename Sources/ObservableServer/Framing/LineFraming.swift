@@ -2,8 +2,12 @@
 /// lines out unchanged.
 final class LineFraming: Framing {
   init(maxLineBytes: Int) {
-    self.maxLineBytes = maxLineBytes
     framer = LineFramer(maxLineBytes: maxLineBytes)
+  }
+
+  var maxLineBytes: Int {
+    get { framer.maxLineBytes }
+    set { framer.maxLineBytes = newValue }
   }
 
   func decode(_ input: UnsafeRawBufferPointer, to session: Session) -> Int {
@@ -28,6 +32,5 @@ final class LineFraming: Framing {
 
   var allowsStreamCompression: Bool { true }
 
-  private let maxLineBytes: Int
-  private var framer: LineFramer
+  private let framer: LineFramer
 }

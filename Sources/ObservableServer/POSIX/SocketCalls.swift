@@ -50,6 +50,26 @@ enum SocketCalls {
     try syscall("send") { Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
   }
 
+  /// Has the kernel drop the connection when the peer acknowledges nothing for `timeout`:
+  /// keepalive probes while the connection is idle, `TCP_USER_TIMEOUT` while sent data waits
+  /// for an acknowledgement. Reads and writes then fail with `ETIMEDOUT`.
+  ///
+  /// Probes start after most of the timeout and three of them, a sixth of it apart, must go
+  /// unanswered, so an idle peer is dropped after about `timeout` (at least 4 s: the kernel
+  /// counts whole seconds).
+  static func dropWhenSilent(_ fd: Int32, after timeout: Duration) throws(SystemError) {
+    let seconds = max(1, Int32(clamping: timeout.components.seconds))
+    let count: Int32 = 3
+    let interval = max(1, seconds / 6)
+    try setOption(fd, SOL_SOCKET, SO_KEEPALIVE, 1)
+    try setOption(fd, Int32(IPPROTO_TCP), TCP_KEEPIDLE, max(1, seconds - count * interval))
+    try setOption(fd, Int32(IPPROTO_TCP), TCP_KEEPINTVL, interval)
+    try setOption(fd, Int32(IPPROTO_TCP), TCP_KEEPCNT, count)
+    try setOption(
+      fd, Int32(IPPROTO_TCP), TCP_USER_TIMEOUT,
+      seconds.multipliedReportingOverflow(by: 1000).partialValue)
+  }
+
   /// Sets an integer socket option.
   static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32)
     throws(SystemError)

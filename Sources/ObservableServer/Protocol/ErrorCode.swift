@@ -20,6 +20,9 @@ public enum ErrorCode: String, Sendable, CaseIterable {
   case slowConsumer = "slow_consumer"
   /// The server is at its connection limit.
   case tooManyConnections = "too_many_connections"
+  /// A request that would pass one of the server's limits (subscriptions per connection,
+  /// retained bytes); nothing was changed.
+  case limitExceeded = "limit_exceeded"
   /// A request the server understands but does not support, such as a second `compress`.
   case unsupported = "unsupported"
 }

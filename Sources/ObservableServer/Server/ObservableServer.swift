@@ -35,6 +35,7 @@ public final class ObservableServer: Sendable {
     self.counters = counters
     registry = StreamRegistry(sources: sources, counters: counters)
     admission = Admission(limit: configuration.maxConnections, counters: counters)
+    authenticationFailures = AuthenticationFailures(logger: logger)
   }
 
   /// Binds every configured address (or takes the inherited listeners), starts the event loops
@@ -72,7 +73,9 @@ public final class ObservableServer: Sendable {
     let settings = ConnectionSettings(
       maxLineBytes: configuration.maxLineBytes, maxQueuedBytes: configuration.maxQueuedBytes)
     let context = SessionContext(
-      registry: registry, token: configuration.token, counters: counters, logger: logger)
+      registry: registry, token: configuration.token, authTimeout: configuration.authTimeout,
+      maxSubscriptions: configuration.maxSubscriptions,
+      authenticationFailures: authenticationFailures, counters: counters, logger: logger)
     let admission = admission
     return Listener(
       descriptor: socket.descriptor, label: socket.label, unixPath: socket.unixPath,
@@ -82,7 +85,7 @@ public final class ObservableServer: Sendable {
           descriptor: descriptor, peer: peer, on: home, settings: settings, context: context,
           admission: admission, framing: LineFraming(maxLineBytes: settings.maxLineBytes))
       },
-      admission: admission, logger: logger)
+      admission: admission, deadPeerTimeout: configuration.deadPeerTimeout, logger: logger)
   }
 
   /// How many clients are connected now.
@@ -158,6 +161,7 @@ public final class ObservableServer: Sendable {
   private let configuration: ServerConfiguration
   private let logger: Logger
   private let admission: Admission
+  private let authenticationFailures: AuthenticationFailures
   private let running = Locked<RunningParts?>(nil)
 }
 

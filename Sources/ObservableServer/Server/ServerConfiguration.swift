@@ -21,6 +21,16 @@ public struct ServerConfiguration: Sendable {
   /// single loop delivered as much and halved latency, since handing a value to another loop
   /// costs a wake-up and a context switch.
   public var eventLoopCount = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) - 1)
+  /// How long a peer may acknowledge nothing before its connection is dropped, through TCP
+  /// keepalive probes while idle and `TCP_USER_TIMEOUT` while data is unacknowledged; `nil`
+  /// leaves the kernel's defaults (hours for an idle peer, about 15 minutes otherwise).
+  public var deadPeerTimeout: Duration? = .seconds(60)
+  /// How long a client may take to authenticate when a token is set.
+  public var authTimeout: Duration = .seconds(5)
+  /// How many subscriptions, patterns included, one connection may hold.
+  public var maxSubscriptions = 10_000
+  /// How many bytes all retained values together may take.
+  public var maxRetainedBytes = 64 << 20
   /// How long an exec process gets after `SIGTERM` before `SIGKILL`.
   public var execGracePeriod: Duration = .seconds(1)
 

@@ -24,6 +24,8 @@ final class Session {
   /// Handles one request line; returns `false` when the rest of the input is no longer lines
   /// (compression started).
   func handle(_ line: UnsafeRawBufferPointer) -> Bool {
+    // After a wrong token nothing more is read; the rest of the input is dropped.
+    guard !closing else { return false }
     do throws(RequestRejection) {
       return try RequestParser.parse(line) { request throws(RequestRejection) in
         do throws(ProtocolError) {
@@ -35,6 +37,10 @@ final class Session {
       }
     } catch {
       reject(op: error.op, id: error.id, error.error)
+      guard !closing else {
+        output.finish("wrong token")
+        return false
+      }
       return true
     }
   }
@@ -140,6 +146,11 @@ final class Session {
     guard subscriptions[name] == nil else {
       throw ProtocolError(.alreadySubscribed, "already subscribed to \(name)")
     }
+    guard subscriptions.count < context.maxSubscriptions else {
+      context.counters.update { $0.subscriptionLimitTotal += 1 }
+      throw ProtocolError(
+        .limitExceeded, "at most \(context.maxSubscriptions) subscriptions per connection")
+    }
     // The reply goes first, so that values (a retained one, say) follow it.
     ok(request) { Self.appendStream(name, to: &$0) }
     subscriptions[name] = stream.subscribe(observer: observer)
@@ -175,20 +186,6 @@ final class Session {
     }
   }
 
-  private func authenticate(_ request: Request) throws(ProtocolError) {
-    guard let token = request.token else {
-      throw ProtocolError(.badRequest, "auth needs \"token\"")
-    }
-    if let expected = context.token {
-      guard TokenComparison.matches(Array(token.utf8), Array(expected.utf8)) else {
-        context.logger.warning("authentication failed", metadata: ["peer": "\(output.peer)"])
-        throw ProtocolError(.unauthorized, "wrong token")
-      }
-    }
-    authenticated = true
-    ok(request)
-  }
-
   private func compress(_ request: Request) throws(ProtocolError) -> Bool {
     guard let algorithm = request.algorithm else {
       throw ProtocolError(.badRequest, "compress needs \"algorithm\"")
@@ -209,7 +206,7 @@ final class Session {
     return false
   }
 
-  private func ok(_ request: Request, fields: (inout [UInt8]) -> Void = { _ in }) {
+  func ok(_ request: Request, fields: (inout [UInt8]) -> Void = { _ in }) {
     reply.removeAll(keepingCapacity: true)
     ReplyEncoder.ok(op: request.op, id: request.id, to: &reply, fields: fields)
     output.send(reply)
@@ -224,16 +221,18 @@ final class Session {
 
   // The connection owns its session and drops it when it closes, so it always outlives it;
   // unowned(unsafe) spares the reference count traffic of `unowned` on every request.
-  private unowned(unsafe) let output: any SessionOutput
+  unowned(unsafe) let output: any SessionOutput
   private let observer: StreamObserver
-  private let context: SessionContext
+  let context: SessionContext
   private let scratch: PublishScratch
   private var subscriptions: [String: Subscription] = [:]
   /// The topic this connection published to last, which it most likely publishes to next.
   private var lastTopic: Topic?
   /// Publishes to `lastTopic` waiting for the end of the read.
   private var batch = PublishBatch()
-  private var authenticated: Bool
+  var authenticated: Bool
+  /// Set once a wrong token was sent: the connection closes after the error reply.
+  var closing = false
   private var compressed = false
   private var reply: [UInt8] = []
 }

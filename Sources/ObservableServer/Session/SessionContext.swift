@@ -7,6 +7,12 @@ struct SessionContext: Sendable {
   let registry: StreamRegistry
   /// When set, a client must send `auth` with this token before anything else.
   let token: String?
+  /// How long a client may take to authenticate when a token is set.
+  let authTimeout: Duration
+  /// How many subscriptions, patterns included, one connection may hold.
+  let maxSubscriptions: Int
+  /// Where failed authentications are logged, at a bounded rate.
+  let authenticationFailures: AuthenticationFailures
   /// The server's counters.
   let counters: ServerCounters
   /// Where sessions log.

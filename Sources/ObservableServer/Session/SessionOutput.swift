@@ -16,7 +16,11 @@ protocol SessionOutput: AnyObject {
   /// - Throws: ``ErrorCode/unsupported`` when the transport cannot compress this way.
   func startCompression(after reply: [UInt8]) throws(ProtocolError)
 
-  /// Closes the connection once what is queued has been written.
+  /// The client authenticated: the transport lifts the tighter limits it keeps for clients
+  /// that have not (a short line, a small output queue).
+  func authenticated()
+
+  /// Closes the connection once what is queued has been written; reads nothing more.
   func finish(_ reason: String)
 
   /// Runs `task` on the loop thread after `delay`, unless the connection closed first.

@@ -17,6 +17,12 @@ final class ServerCounters: Sendable {
     var bytesIn = 0
     var bytesOut = 0
     var bytesOutUncompressed = 0
+    var subscriptionLimitTotal = 0
+    var retainedLimitTotal = 0
+    var retainedBytes = 0
+    var deadPeersTotal = 0
+    var authTimeoutsTotal = 0
+    var authFailuresTotal = 0
   }
 
   private let values = Locked(Snapshot())
@@ -51,6 +57,10 @@ final class ServerCounters: Sendable {
       ("delivered_total", now.deliveredTotal), ("dropped_total", now.droppedTotal),
       ("slow_consumers_total", now.slowConsumersTotal), ("bytes_in", now.bytesIn),
       ("bytes_out", now.bytesOut), ("bytes_out_uncompressed", now.bytesOutUncompressed),
+      ("subscription_limit_total", now.subscriptionLimitTotal),
+      ("retained_limit_total", now.retainedLimitTotal), ("retained_bytes", now.retainedBytes),
+      ("dead_peers_total", now.deadPeersTotal), ("auth_timeouts_total", now.authTimeoutsTotal),
+      ("auth_failures_total", now.authFailuresTotal),
       ("uptime_s", uptimeSeconds),
     ]
     return Array(("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}").utf8)

@@ -33,9 +33,7 @@ extension Connection {
         watchWritable(true)
         return
       case .failure(let error):
-        close(
-          error.code == EPIPE || error.code == ECONNRESET
-            ? "reset by peer" : "write failed: \(error)")
+        closeAfter(error, "write failed")
         return
       }
     }
@@ -91,7 +89,7 @@ extension Connection {
   }
 
   private func watchWritable(_ watch: Bool) {
-    guard watch != watchingWritable, !peerClosed else { return }
+    guard watch != watchingWritable, !peerClosed, finishing == nil else { return }
     watchingWritable = watch
     let events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue | (watch ? EPOLLOUT.rawValue : 0)
     do {

@@ -86,16 +86,24 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
     // The observer holds the connection; the session holds the observer until it ends, and the
     // connection drops the session when it closes, which breaks the cycle.
     let observer = StreamObserver { [self] lines in deliver(lines) }
-    session = Session(output: self, observer: observer, context: context, scratch: home.scratch)
+    let session = Session(
+      output: self, observer: observer, context: context, scratch: home.scratch)
+    self.session = session
+    if context.token != nil {
+      // Until it authenticates, a client can make the server hold only a little memory.
+      framing.maxLineBytes = min(settings.maxLineBytes, Self.unauthenticatedLineBytes)
+      outbox.setLimit(min(settings.maxQueuedBytes, Self.unauthenticatedQueuedBytes))
+    }
     enqueue(Greeting.line(version: ObservableServer.version, authRequired: context.token != nil))
+    session.start()
     context.logger.info("connection opened", metadata: ["peer": "\(peer)"])
   }
 
   func descriptorReady(_ events: UInt32) {
     let failed = events & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0
-    if peerClosed {
+    if peerClosed || finishing != nil {
       if failed || events & EPOLLOUT.rawValue != 0 { flush() }
-      if failed { close("reset by peer") }
+      if failed { close(finishing ?? "reset by peer") }
       return
     }
     if failed || events & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue) != 0 { readAvailable() }
@@ -128,7 +136,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
       do {
         result = try SocketCalls.read(descriptor, into: loop.readBuffer)
       } catch {
-        close(error.code == ECONNRESET ? "reset by peer" : "read failed: \(error)")
+        closeAfter(error, "read failed")
         return
       }
       switch result {
@@ -191,6 +199,23 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
     }
   }
 
+  /// Closes after a failed read or write, telling a vanished peer from other failures.
+  func closeAfter(_ error: SystemError, _ what: String) {
+    switch error.code {
+    case ECONNRESET, EPIPE: close("reset by peer")
+    case ETIMEDOUT:
+      // Keepalive probes or unacknowledged data went unanswered for the dead-peer timeout.
+      context.counters.update { $0.deadPeersTotal += 1 }
+      close("peer vanished: nothing acknowledged within the dead-peer timeout")
+    default: close("\(what): \(error)")
+    }
+  }
+
+  /// The longest line a client may send before it authenticates.
+  static let unauthenticatedLineBytes = 4096
+  /// The most bytes queued for a client before it authenticates.
+  static let unauthenticatedQueuedBytes = 64 * 1024
+
   // MARK: State shared with the writing side
 
   let descriptor: Int32
@@ -218,8 +243,18 @@ extension Connection: SessionOutput {
     enqueue(lines)
   }
 
+  func authenticated() {
+    framing.maxLineBytes = settings.maxLineBytes
+    outbox.setLimit(settings.maxQueuedBytes)
+  }
+
   func finish(_ reason: String) {
+    guard !closed, finishing == nil else { return }
     finishing = reason
+    // Nothing more is read; a client that does not read its last lines is closed anyway.
+    try? loop.modify(descriptor, events: EPOLLOUT.rawValue)
+    watchingWritable = true
+    schedule(in: settings.halfCloseGrace) { [self] in close(reason) }
     flush()
   }
 

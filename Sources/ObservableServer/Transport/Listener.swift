@@ -18,8 +18,10 @@ final class Listener: ReadinessHandler, @unchecked Sendable {
     connectionLoops: [ConnectionLoop],
     makeConnection: @escaping @Sendable (Int32, String, ConnectionLoop) -> Connection,
     admission: Admission,
+    deadPeerTimeout: Duration?,
     logger: Logger
   ) {
+    self.deadPeerTimeout = deadPeerTimeout
     self.descriptor = descriptor
     self.label = label
     self.unixPath = unixPath
@@ -76,6 +78,9 @@ final class Listener: ReadinessHandler, @unchecked Sendable {
     // Lines are small and latency matters; writes are batched by the outbox instead. Fails
     // harmlessly on Unix sockets.
     _ = try? SocketCalls.setOption(client, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
+    // "Closing the socket unsubscribes it" must hold when the network closes it too. Fails
+    // harmlessly on Unix sockets, whose peers cannot vanish.
+    if let deadPeerTimeout { _ = try? SocketCalls.dropWhenSilent(client, after: deadPeerTimeout) }
     let target = connectionLoops[next % connectionLoops.count]
     next &+= 1
     let connection = makeConnection(client, SocketCalls.peerName(client, listener: label), target)
@@ -98,6 +103,7 @@ final class Listener: ReadinessHandler, @unchecked Sendable {
   private let connectionLoops: [ConnectionLoop]
   private let makeConnection: @Sendable (Int32, String, ConnectionLoop) -> Connection
   private let admission: Admission
+  private let deadPeerTimeout: Duration?
   private let logger: Logger
   private var next = 0
   private var closed = false

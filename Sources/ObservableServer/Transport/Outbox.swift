@@ -20,14 +20,19 @@ final class Outbox: Sendable {
   }
 
   init(limit: Int) {
-    self.limit = limit
+    state = Locked(OutboxState(limit: limit))
+  }
+
+  /// Changes the cap, for bytes appended from now on.
+  func setLimit(_ limit: Int) {
+    state.withLock { $0.limit = limit }
   }
 
   /// Appends `bytes` unless that would pass the cap.
   func append(_ bytes: UnsafeRawBufferPointer) -> AppendOutcome {
     state.withLock { state in
       guard state.accepting else { return .refused }
-      guard state.pending.count + state.inFlight + bytes.count <= limit else {
+      guard state.pending.count + state.inFlight + bytes.count <= state.limit else {
         state.accepting = false
         state.pending = []
         return .overflowed
@@ -71,11 +76,11 @@ final class Outbox: Sendable {
     }
   }
 
-  private let limit: Int
-  private let state = Locked(OutboxState())
+  private let state: Locked<OutboxState>
 }
 
 private struct OutboxState {
+  var limit: Int
   var pending: [UInt8] = []
   var inFlight = 0
   var flushScheduled = false

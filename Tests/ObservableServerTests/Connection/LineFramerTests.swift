@@ -20,7 +20,7 @@ struct LineFramerTests {
 
   /// Feeds `chunks` one after another to a fresh framer and returns what it reported.
   static func frame(_ chunks: [[UInt8]], maxLineBytes: Int) -> [Seen] {
-    var framer = LineFramer(maxLineBytes: maxLineBytes)
+    let framer = LineFramer(maxLineBytes: maxLineBytes)
     var seen: [Seen] = []
     for chunk in chunks {
       let consumed = chunk.withUnsafeBytes { raw in
@@ -146,7 +146,7 @@ struct LineFramerTests {
 
   @Test("stopping after a line returns the bytes consumed up to its newline")
   func stopAfterLine() {
-    var framer = LineFramer(maxLineBytes: 64)
+    let framer = LineFramer(maxLineBytes: 64)
     var seen: [String] = []
     let input = Array("first\nsecond\nthird\n".utf8)
     let consumed = input.withUnsafeBytes { raw in
@@ -173,7 +173,7 @@ struct LineFramerTests {
 
   @Test("stopping after a line gathered across chunks counts only this chunk's bytes")
   func stopAfterGatheredLine() {
-    var framer = LineFramer(maxLineBytes: 64)
+    let framer = LineFramer(maxLineBytes: 64)
     var seen: [String] = []
     let handler: (LineFramer.Event) -> Bool = { _ in true }
     let head = Array("hea".utf8)
@@ -191,14 +191,14 @@ struct LineFramerTests {
 
   @Test("stopping on the last line of a chunk consumes it all")
   func stopOnLastLine() {
-    var framer = LineFramer(maxLineBytes: 64)
+    let framer = LineFramer(maxLineBytes: 64)
     let input = Array("only\n".utf8)
     #expect(input.withUnsafeBytes { framer.feed($0) { _ in false } } == input.count)
   }
 
   @Test("an empty chunk consumes nothing and reports nothing")
   func emptyChunk() {
-    var framer = LineFramer(maxLineBytes: 8)
+    let framer = LineFramer(maxLineBytes: 8)
     var events = 0
     let consumed = [UInt8]().withUnsafeBytes { raw in
       framer.feed(raw) { _ in

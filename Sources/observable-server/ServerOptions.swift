@@ -1,0 +1,124 @@
+import ArgumentParser
+import Foundation
+import Logging
+import ObservableServer
+
+/// Every flag of the server, shared by the root command and `serve`.
+struct ServerOptions: ParsableArguments {
+  @Option(
+    name: .customLong("listen"),
+    help: ArgumentHelp(
+      "Address to listen on: host:port, [v6addr]:port or unix:/path. Repeatable.",
+      valueName: "address"))
+  var listen: [String] = ["127.0.0.1:7070"]
+
+  @Option(
+    name: .customLong("exec"),
+    help: ArgumentHelp(
+      "A stream of a command's output lines, started under /bin/sh -c while observed. Repeatable.",
+      valueName: "name=command"))
+  var exec: [String] = []
+
+  @Option(
+    help: ArgumentHelp(
+      "Require {\"op\":\"auth\",\"token\":…} first. Visible to local users in ps: prefer the OBSERVABLE_SERVER_TOKEN environment variable or --token-file.",
+      valueName: "token"))
+  var token: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Read the token from this file (its first line), which keeps it out of ps.",
+      valueName: "path"))
+  var tokenFile: String?
+
+  @Option(help: "Seconds a client has to authenticate when a token is set.")
+  var authTimeout: Double = 5
+
+  @Option(
+    help:
+      "Seconds a peer may acknowledge nothing before it is dropped and its subscriptions end (TCP keepalive and TCP_USER_TIMEOUT); 0 turns it off."
+  )
+  var deadPeerTimeout: Int = 60
+
+  @Option(help: "Longest request line in bytes.")
+  var maxLineBytes = 1 << 20
+
+  @Option(help: "Most clients connected at once.")
+  var maxConnections = 1024
+
+  @Option(help: "Bytes queued for one client before it is closed as a slow consumer.")
+  var maxQueuedBytes = 8 << 20
+
+  @Option(help: "Most subscriptions (patterns included) one connection may hold.")
+  var maxSubscriptions = 10_000
+
+  @Option(help: "Bytes all retained values together may take.")
+  var maxRetainedBytes = 64 << 20
+
+  @Option(help: "Event loop threads (default: one per core but one, at least one).")
+  var threads: Int?
+
+  @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
+  var logLevel = "info"
+
+  func validate() throws {
+    for address in listen where ListenAddress(address) == nil {
+      throw ValidationError("--listen \(address): expected host:port, [v6addr]:port or unix:/path")
+    }
+    for stream in exec where ExecStreamConfiguration(stream) == nil {
+      throw ValidationError("--exec \(stream): expected name=command with a valid stream name")
+    }
+    guard maxLineBytes >= 64 else { throw ValidationError("--max-line-bytes must be at least 64") }
+    guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
+    guard maxQueuedBytes >= 4096 else {
+      throw ValidationError("--max-queued-bytes must be at least 4096")
+    }
+    guard maxSubscriptions >= 1 else {
+      throw ValidationError("--max-subscriptions must be at least 1")
+    }
+    guard maxRetainedBytes >= 0 else {
+      throw ValidationError("--max-retained-bytes must not be negative")
+    }
+    guard deadPeerTimeout >= 0 else {
+      throw ValidationError("--dead-peer-timeout must be 0 (off) or a number of seconds")
+    }
+    guard authTimeout > 0 else { throw ValidationError("--auth-timeout must be positive") }
+    if token != nil, tokenFile != nil {
+      throw ValidationError("--token and --token-file: give one of them")
+    }
+    if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+    guard Logger.Level(rawValue: logLevel) != nil else {
+      throw ValidationError(
+        "--log-level \(logLevel): expected trace, debug, info, notice, warning, error or critical")
+    }
+  }
+
+  /// The server's configuration from the flags and the environment.
+  func configuration() throws -> ServerConfiguration {
+    var configuration = ServerConfiguration()
+    configuration.listen = listen.compactMap(ListenAddress.init)
+    configuration.execStreams = exec.compactMap(ExecStreamConfiguration.init)
+    configuration.token = try resolvedToken()
+    configuration.authTimeout = .milliseconds(Int(authTimeout * 1000))
+    configuration.deadPeerTimeout = deadPeerTimeout == 0 ? nil : .seconds(deadPeerTimeout)
+    configuration.maxLineBytes = maxLineBytes
+    configuration.maxConnections = maxConnections
+    configuration.maxQueuedBytes = maxQueuedBytes
+    configuration.maxSubscriptions = maxSubscriptions
+    configuration.maxRetainedBytes = maxRetainedBytes
+    if let threads { configuration.eventLoopCount = threads }
+    return configuration
+  }
+
+  private func resolvedToken() throws -> String? {
+    guard let tokenFile else {
+      return token ?? ProcessInfo.processInfo.environment["OBSERVABLE_SERVER_TOKEN"]
+    }
+    guard let contents = try? String(contentsOfFile: tokenFile, encoding: .utf8) else {
+      throw ValidationError("--token-file \(tokenFile): cannot be read")
+    }
+    let line = contents.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+    guard !line.isEmpty else { throw ValidationError("--token-file \(tokenFile): empty") }
+    return line
+  }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import ObservableServer
+
+/// A subscriber whose network vanishes (no FIN, no RST: the link goes down) is dropped within
+/// the dead-peer timeout, and its disconnects run, whether it was idle or had values in flight.
+@Suite(
+  "Dead peers", .serialized, .timeLimit(.minutes(2)),
+  .enabled(if: TestNetwork.isAvailable, "needs root and ip to make network namespaces"))
+struct DeadPeerTests {
+  @Test func vanishedSubscribersAreDroppedWithinTheTimeout() throws {
+    let network = try TestNetwork()
+    let socketPath = temporarySocketPath("dead-peer")
+    defer { unlink(socketPath) }
+    let timeout = 3
+    let server = try ServerProcess(
+      arguments: [
+        "--listen", "\(network.serverAddress):7070", "--listen", "unix:\(socketPath)",
+        "--dead-peer-timeout", "\(timeout)", "--log-level", "info",
+      ], launcher: network.launcher(in: network.serverNamespace))
+    #expect(eventually { (try? LineClient(.unix(path: socketPath))) != nil })
+    let local = try LineClient(.unix(path: socketPath))
+
+    // One subscriber that only waits, one on a topic that keeps sending.
+    let idle = try RemoteSubscriber(network: network, stream: "quiet")
+    let busy = try RemoteSubscriber(network: network, stream: "busy")
+    #expect(
+      eventually(timeout: .seconds(10)) { (try? Self.stats(local)["subscriptions"]) == 2 },
+      "\(server.output)")
+    let publisher = Publisher(socketPath: socketPath)
+    defer { publisher.stop() }
+
+    // While the link is up, silence is not death: both outlive the timeout.
+    let healthyUntil = ContinuousClock.now + .seconds(timeout + 2)
+    while ContinuousClock.now < healthyUntil {
+      #expect(try Self.stats(local)["subscriptions"] == 2)
+      usleep(250_000)
+    }
+
+    try network.cutClientLink()
+    let cut = ContinuousClock.now
+    // Keepalive probes take the timeout plus up to a probe interval; the margin is for a busy
+    // machine.
+    #expect(
+      eventually(timeout: .seconds(timeout + 10)) {
+        (try? Self.stats(local)["subscriptions"]) == 0
+      }, "still subscribed \(ContinuousClock.now - cut) after the link went down")
+    let stats = try Self.stats(local)
+    #expect(stats["dead_peers_total"] == 2, "\(server.output)")
+    // Every subscription made has been disconnected, the one this read makes aside.
+    #expect(stats["subscribes_total"].map { $0 - 1 } == stats["disconnects_total"])
+    #expect(stats["connections"] == 2, "the local client and the publisher remain")
+    _ = idle
+    _ = busy
+    _ = server
+  }
+
+  /// The server's counters, with `subscriptions` not counting the one this read makes.
+  private static func stats(_ client: LineClient) throws -> [String: Int] {
+    let reply = try client.request(#"{"op":"subscribe","stream":"stats"}"#)
+    #expect(reply["ok"] as? Bool == true)
+    let value = try client.read(until: { $0["stream"] as? String == "stats" })["value"]
+    try client.request(#"{"op":"unsubscribe","stream":"stats"}"#)
+    var counters = (value as? [String: Any] ?? [:]).compactMapValues { $0 as? Int }
+    counters["subscriptions", default: 1] -= 1
+    return counters
+  }
+}
+
+/// `nc` inside the client namespace, subscribed to one stream, reading whatever comes.
+private final class RemoteSubscriber {
+  private let process = Process()
+  private let input = Pipe()
+
+  init(network: TestNetwork, stream: String) throws {
+    let launcher = network.launcher(in: network.clientNamespace)
+    process.executableURL = URL(fileURLWithPath: launcher[0])
+    process.arguments = Array(launcher.dropFirst()) + ["nc", network.serverAddress, "7070"]
+    process.standardInput = input
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    input.fileHandleForWriting.write(Data("subscribe \(stream)\n".utf8))
+  }
+
+  deinit {
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+  }
+}
+
+/// Publishes 1 KB values to `busy` a hundred times a second over the Unix socket, so the
+/// vanished busy subscriber has data in flight that nobody acknowledges.
+private final class Publisher: @unchecked Sendable {
+  // Unchecked: `running` is only read by the publishing thread and set once by `stop()`,
+  // behind the lock.
+  private let running = NSLock()
+  private var stopped = false
+  private let done = DispatchSemaphore(value: 0)
+
+  init(socketPath: String) {
+    let thread = Thread { [self] in
+      defer { done.signal() }
+      guard let client = try? LineClient(.unix(path: socketPath)) else { return }
+      let value = String(repeating: "x", count: 1000)
+      while !isStopped {
+        try? client.send("publish busy \"\(value)\"")
+        _ = try? client.readReply()
+        usleep(10_000)
+      }
+    }
+    thread.start()
+  }
+
+  private var isStopped: Bool {
+    running.lock()
+    defer { running.unlock() }
+    return stopped
+  }
+
+  func stop() {
+    running.lock()
+    stopped = true
+    running.unlock()
+    done.wait()
+  }
+}
