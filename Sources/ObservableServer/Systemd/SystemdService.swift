@@ -17,7 +17,7 @@ public final class SystemdService: Sendable {
   /// - Throws: An error whose description says what is wrong, when sockets were handed over
   ///   but cannot be served (libsystemd missing, not a listening stream socket).
   public static func takeListeners() throws -> [InheritedListener]? {
-    try SocketActivation.takeSockets()?.map { InheritedListener(descriptor: $0.fd, name: $0.name) }
+    try SocketActivation.takeSockets()
   }
 
   /// Says the server accepts connections, then keeps `STATUS=` current and, when systemd
