@@ -109,6 +109,10 @@ public final class ObservableServer: Sendable {
     }
   }
 
+  /// The first event loop, which accepts connections, for the server's own periodic work such
+  /// as the systemd timers; `nil` unless the server is running.
+  var firstLoop: EventLoop? { running.withLock { $0?.loops.first?.loop } }
+
   /// The connections open now, gathered on their loops.
   var openConnections: [Connection] {
     let loops = running.withLock { $0?.loops } ?? []
