@@ -57,6 +57,7 @@ final class ExecExitWatch: ReadinessHandler {
     }
   }
 
+  /// Called by the loop when the descriptor is readable or has hung up.
   func descriptorReady(_ events: UInt32) {
     check()
   }

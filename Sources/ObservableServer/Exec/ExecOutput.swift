@@ -47,6 +47,7 @@ final class ExecOutput: ReadinessHandler {
     fd = -1
   }
 
+  /// Called by the loop when the descriptor is readable or has hung up.
   func descriptorReady(_ events: UInt32) {
     // A few reads per turn keep one chatty command from starving the loop's connections; the
     // descriptor stays ready, so the loop comes back to it.

@@ -106,7 +106,13 @@ final class ExecSupervisor: @unchecked Sendable {
       running.closeOutput()
       process.signalGroup(SIGKILL)
     }
-    running.exit?.start(exitWatch)
+    let watching = running.exit?.start(exitWatch)
+    if watching == .polling, exitWatch == .pidfd, !reportedPolling {
+      reportedPolling = true
+      logger.notice(
+        "exec exits polled every 10 ms: pidfd_open is refused here",
+        metadata: ["stream": "\(stream.name)"])
+    }
   }
 
   private func logStderr(_ line: String) {
@@ -133,7 +139,10 @@ final class ExecSupervisor: @unchecked Sendable {
     let stopping = running.killTimer != nil
     if let timer = running.killTimer { loop.cancel(timer) }
     // The last lines may still be in the pipe when the exit is seen first.
-    if !stopping { running.output?.drain() }
+    if !stopping {
+      running.output?.drain()
+      running.errors?.drain()
+    }
     running.closeOutput()
     running.exit = nil
     current = nil
@@ -176,6 +185,7 @@ final class ExecSupervisor: @unchecked Sendable {
   private var restart: LoopTimer?
   private var restartDelay: Duration = .milliseconds(100)
   private var isShutDown = false
+  private var reportedPolling = false
   private var whenStopped: [@Sendable () -> Void] = []
 }
 
