@@ -109,9 +109,9 @@ public final class ObservableServer: Sendable {
     }
   }
 
-  /// The first event loop, which accepts connections, for the server's own periodic work such
-  /// as the systemd timers; `nil` unless the server is running.
-  var firstLoop: EventLoop? { running.withLock { $0?.loops.first?.loop } }
+  /// The running event loops, first the one that accepts connections, which also runs the
+  /// server's own periodic work such as the systemd timers; empty unless the server runs.
+  var eventLoops: [EventLoop] { running.withLock { $0?.loops.map(\.loop) } ?? [] }
 
   /// The connections open now, gathered on their loops.
   var openConnections: [Connection] {

@@ -25,7 +25,7 @@ public final class SystemdService: Sendable {
   /// Both timers run on the server's first event loop, so they cost no thread of their own.
   public func started(_ server: ObservableServer) {
     notifier.notify("READY=1\nSTATUS=\(server.statusSummary)")
-    guard let loop = server.firstLoop else { return }
+    guard let loop = server.eventLoops.first else { return }
     notifier.startWatchdog(on: loop) { ping in server.whenEventLoopsRespond(ping) }
     let notifier = self.notifier
     // Touched only by the timer's runs, one at a time on the loop; the lock makes that plain.

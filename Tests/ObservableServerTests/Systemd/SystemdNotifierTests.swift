@@ -1,3 +1,4 @@
+import Dispatch
 import Logging
 import Testing
 
@@ -101,6 +102,37 @@ extension SystemdEnvironmentTests {
           receiver.drain()
           #expect(receiver.receive(timeout: .milliseconds(300)) == nil)
         }
+      }
+    }
+
+    @Test func aStuckEventLoopHoldsTheWatchdogPingsBack() throws {
+      let receiver = try NotificationReceiver()
+      let environment = Self.environment(
+        notifySocket: receiver.path, watchdogMicroseconds: "100000",
+        watchdogPID: String(getpid()))
+      try EnvironmentOverride.with(environment) {
+        let server = try TestServer { $0.eventLoopCount = 2 }
+        defer { server.stop() }
+        let systemd = SystemdService()
+        systemd.started(server.server)
+        defer { systemd.stopping() }
+        #expect(receiver.receive(timeout: .seconds(5))?.hasPrefix("READY=1") == true)
+        #expect(receiver.receive(timeout: .seconds(5)) == "WATCHDOG=1")
+        // Not the loop the timer runs on: the ping itself must wait for every loop.
+        let stuck = try #require(server.server.eventLoops.last)
+        let blocked = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        stuck.execute {
+          blocked.signal()
+          release.wait()
+        }
+        blocked.wait()
+        // A ping whose rounds finished just before the loop stuck may still be on its way.
+        _ = receiver.receive(timeout: .milliseconds(100))
+        receiver.drain()
+        #expect(receiver.receive(timeout: .milliseconds(300)) == nil, "pinged while a loop hung")
+        release.signal()
+        #expect(receiver.receive(timeout: .seconds(5)) == "WATCHDOG=1")
       }
     }
 
