@@ -30,6 +30,8 @@ final class ExecExitWatch: ReadinessHandler {
   /// could not be had. Loop thread only.
   @discardableResult
   func start(_ mode: Mode) -> Mode {
+    // Any failure falls back, not only ENOSYS and EPERM: polling works wherever waitpid does,
+    // and a process nobody watched would be left running.
     if mode == .pidfd, let descriptor = try? process.openExitDescriptor() {
       do {
         try loop.register(descriptor, events: EPOLLIN.rawValue, handler: self)

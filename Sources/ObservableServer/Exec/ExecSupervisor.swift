@@ -110,7 +110,7 @@ final class ExecSupervisor: @unchecked Sendable {
     if watching == .polling, exitWatch == .pidfd, !reportedPolling {
       reportedPolling = true
       logger.notice(
-        "exec exits polled every 10 ms: pidfd_open is refused here",
+        "exec exits polled every 10 ms: pidfd_open failed",
         metadata: ["stream": "\(stream.name)"])
     }
   }
