@@ -8,6 +8,7 @@
 #include "CLinux.h"
 
 #include <sys/socket.h>
+#include <sys/syscall.h>
 
 int observable_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
 
@@ -21,3 +22,5 @@ void observable_name_current_thread(const char *name) {
   truncated[sizeof truncated - 1] = 0;
   pthread_setname_np(pthread_self(), truncated);
 }
+
+int observable_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }

@@ -3,6 +3,7 @@
 #define OBSERVABLE_SERVER_CLINUX_H
 
 #include <spawn.h>
+#include <sys/types.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 
@@ -16,5 +17,10 @@ int observable_accept_nonblocking(int fd);
 
 /// pthread_setname_np on the calling thread (at most 15 bytes), likewise a GNU extension.
 void observable_name_current_thread(const char *name);
+
+/// pidfd_open(pid, 0) through syscall(2), which glibc before 2.36 does not wrap: a descriptor
+/// that becomes readable when the process exits, so an event loop can watch for the exit.
+/// Returns -1 with errno set (ENOSYS on old kernels, EPERM under some seccomp profiles).
+int observable_pidfd_open(pid_t pid);
 
 #endif

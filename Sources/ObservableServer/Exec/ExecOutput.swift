@@ -1,88 +1,88 @@
-import Foundation
+import CLinux
 import Glibc
-import Locking
 
-/// Reads an exec process's stdout and stderr on a thread of its own and splits them into lines.
+/// One of an exec process's output pipes, read on the event loop and split into lines.
 ///
-/// A plain thread with `poll` sees every byte and the end of the output however quickly a
-/// short-lived command writes and exits; it checks for cancellation at least every 100 ms.
-final class ExecOutput: Sendable {
+/// The pipe is non-blocking and registered with the loop, so a stream costs no thread of its
+/// own. Reads go into the loop's shared buffer and lines are handed out in place; only a line
+/// split across reads is gathered, up to the framer's limit.
+final class ExecOutput: ReadinessHandler {
+  /// Wraps the read end `fd`, which this object closes; `onEvent` gets each line (or
+  /// `.tooLong`), `onEnd` the end of the output. Both are called on the loop thread.
   init(
-    process: ExecProcess,
-    maxLineBytes: Int,
-    onLine: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
-    onErrorLine: @escaping @Sendable (String) -> Void,
-    onEnd: @escaping @Sendable () -> Void
+    fd: Int32, loop: EventLoop, maxLineBytes: Int,
+    onEvent: @escaping (LineFramer.Event) -> Void, onEnd: @escaping () -> Void
   ) {
-    self.process = process
-    self.maxLineBytes = maxLineBytes
-    self.onLine = onLine
-    self.onErrorLine = onErrorLine
+    self.fd = fd
+    self.loop = loop
+    framer = LineFramer(maxLineBytes: maxLineBytes)
+    self.onEvent = onEvent
     self.onEnd = onEnd
   }
 
-  /// Starts reading.
-  func start() {
-    let thread = Thread { [self] in run() }
-    thread.name = "observable-server-exec-\(process.pid)"
-    thread.start()
+  deinit {
+    if fd >= 0 { Glibc.close(fd) }
   }
 
-  /// Stops reading; the thread closes both pipes. `onEnd` is not called after this.
-  func cancel() {
-    cancelled.withLock { $0 = true }
+  /// Starts reading as the loop reports data. Loop thread only.
+  func open() throws(SystemError) {
+    try loop.register(fd, events: EPOLLIN.rawValue, handler: self)
+    registered = true
   }
 
-  private func run() {
-    let outputFramer = LineFramer(maxLineBytes: maxLineBytes)
-    let errorFramer = LineFramer(maxLineBytes: 4096)
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
-    defer {
-      buffer.deallocate()
-      close(process.stdout)
-      close(process.stderr)
-    }
-    var watched = [
-      pollfd(fd: process.stdout, events: Int16(POLLIN), revents: 0),
-      pollfd(fd: process.stderr, events: Int16(POLLIN), revents: 0),
-    ]
-    while !cancelled.withLock({ $0 }) {
-      guard poll(&watched, nfds_t(watched.count), 100) > 0 else { continue }
-      for index in watched.indices where watched[index].fd >= 0 && watched[index].revents != 0 {
-        let count = read(watched[index].fd, buffer.baseAddress, buffer.count)
-        if count < 0, errno == EAGAIN || errno == EINTR { continue }
-        guard count > 0 else {
-          // A negative descriptor is skipped by poll: this pipe has ended.
-          watched[index].fd = -1
-          continue
+  /// Reads what is there now, for the last lines of a process that has exited; stops at the end
+  /// of the output or when nothing more is buffered. Loop thread only.
+  func drain() {
+    // A grandchild that left the process group may still hold the pipe and keep writing: a
+    // bound keeps it from holding the loop.
+    _ = read(upTo: 64)
+  }
+
+  /// Stops reading and closes the pipe; lines not yet read are dropped. Loop thread only.
+  func close() {
+    guard fd >= 0 else { return }
+    if registered { loop.deregister(fd) }
+    registered = false
+    Glibc.close(fd)
+    fd = -1
+  }
+
+  /// Called by the loop when the descriptor is readable or has hung up.
+  func descriptorReady(_ events: UInt32) {
+    // A few reads per turn keep one chatty command from starving the loop's connections; the
+    // descriptor stays ready, so the loop comes back to it.
+    guard !read(upTo: 4) else { return }
+    close()
+    onEnd()
+  }
+
+  /// Reads at most `reads` times; returns `false` once the output has ended.
+  private func read(upTo reads: Int) -> Bool {
+    let buffer = loop.readBuffer
+    for _ in 0..<reads {
+      guard fd >= 0 else { return false }
+      let outcome: IOResult<Int>
+      do {
+        outcome = try syscall("read(exec pipe)") {
+          Glibc.read(fd, buffer.baseAddress, buffer.count)
         }
-        let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-        if index == 0 {
-          _ = outputFramer.feed(bytes) { event in
-            switch event {
-            case .line(let line): onLine(line)
-            case .tooLong: onErrorLine("(a stdout line over \(maxLineBytes) bytes was skipped)")
-            }
-            return true
-          }
-        } else {
-          _ = errorFramer.feed(bytes) { event in
-            if case .line(let line) = event { onErrorLine(String(decoding: line, as: UTF8.self)) }
-            return true
-          }
-        }
+      } catch {
+        return false
       }
-      if watched[0].fd < 0 {
-        if !cancelled.withLock({ $0 }) { onEnd() }
-        return
+      guard case .done(let count) = outcome else { return true }
+      guard count > 0 else { return false }
+      _ = framer.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { event in
+        onEvent(event)
+        return true
       }
     }
+    return true
   }
 
-  private let process: ExecProcess
-  private let maxLineBytes: Int
-  private let onLine: @Sendable (UnsafeRawBufferPointer) -> Void
-  private let onErrorLine: @Sendable (String) -> Void
-  private let onEnd: @Sendable () -> Void
-  private let cancelled = Locked(false)
+  private var fd: Int32
+  private var registered = false
+  private let loop: EventLoop
+  private let framer: LineFramer
+  private let onEvent: (LineFramer.Event) -> Void
+  private let onEnd: () -> Void
 }

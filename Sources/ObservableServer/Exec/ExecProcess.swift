@@ -81,10 +81,28 @@ struct ExecProcess: Sendable {
     return signal == 0 ? "exited with status \((status >> 8) & 0xFF)" : "killed by signal \(signal)"
   }
 
+  /// Opens a pidfd, readable once the process has exited, for an event loop to watch.
+  ///
+  /// The process is not reaped until ``reap()``, so its pid cannot be reused in between and the
+  /// descriptor always refers to this child.
+  func openExitDescriptor() throws(SystemError) -> Int32 {
+    try blockingSyscall("pidfd_open") { observable_pidfd_open(pid) }
+  }
+
   private static func pipe() throws(SystemError) -> (read: Int32, write: Int32) {
     var descriptors: [Int32] = [0, 0]
     _ = try blockingSyscall("pipe2") { observable_pipe_cloexec(&descriptors) }
-    _ = fcntl(descriptors[0], F_SETFL, fcntl(descriptors[0], F_GETFL) | O_NONBLOCK)
+    do {
+      // Only the read end is the server's, and its loop must never block on it.
+      let flags = try blockingSyscall("fcntl(F_GETFL)") { fcntl(descriptors[0], F_GETFL) }
+      _ = try blockingSyscall("fcntl(F_SETFL)") {
+        fcntl(descriptors[0], F_SETFL, flags | O_NONBLOCK)
+      }
+    } catch {
+      Glibc.close(descriptors[0])
+      Glibc.close(descriptors[1])
+      throw error
+    }
     return (descriptors[0], descriptors[1])
   }
 }

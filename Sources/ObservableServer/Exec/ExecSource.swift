@@ -1,197 +1,88 @@
 import Dispatch
-import Glibc
 import Locking
 import Logging
 
-/// Runs an exec stream's command while the stream has observers and hands its output lines to
-/// them.
+/// A stream whose values are the output lines of a command, run while the stream has
+/// observers.
 ///
-/// Observers come and go on connection threads; every process action (start, stop, restart,
-/// reading, reaping) happens on one serial queue, which makes each decision against the current
-/// number of observers, so rapid subscribe and unsubscribe cannot leave a process behind.
+/// Observers come and go on connection threads; this type only keeps them and passes the work
+/// to an ``ExecSupervisor`` on the event loop given to ``start(on:)``, which starts, stops and
+/// restarts the process there.
 final class ExecSource: StreamSource {
-  init(name: String, command: String, gracePeriod: Duration, maxLineBytes: Int, logger: Logger) {
+  /// Creates a source for `command`; nothing runs until ``start(on:)`` and a first observer.
+  init(
+    name: String, command: String, gracePeriod: Duration, maxLineBytes: Int, logger: Logger,
+    exitWatch: ExecExitWatch.Mode = .pidfd
+  ) {
     self.name = name
     self.command = command
     self.gracePeriod = gracePeriod
     self.maxLineBytes = maxLineBytes
     self.logger = logger
-    queue = DispatchQueue(label: "observable-server.exec.\(name)")
+    self.exitWatch = exitWatch
   }
 
   let name: String
   let kind = StreamKind.exec
 
-  /// Exec sources run their processes from a queue of their own for now.
-  func start(on loop: EventLoop) {}
+  /// Runs the command's process from `loop` from now on.
+  func start(on loop: EventLoop) {
+    let stream = ExecSupervisor.Stream(
+      name: name, command: command, gracePeriod: gracePeriod, maxLineBytes: maxLineBytes,
+      isObserved: { [weak self] in (self?.observerCount ?? 0) > 0 },
+      deliver: { [weak self] text in self?.deliver(text) })
+    let supervisor = ExecSupervisor(
+      stream: stream, loop: loop, logger: logger, exitWatch: exitWatch)
+    state.withLock { $0.supervisor = supervisor }
+    supervisor.reconcileSoon()
+  }
 
   /// Adds an observer, starting the command for the first one.
   func attach(_ observer: StreamObserver, key: UInt64) {
-    observers.withLock { $0.insert(observer, key: key) }
-    queue.async { self.reconcile() }
+    let supervisor = state.withLock { state in
+      state.observers.insert(observer, key: key)
+      return state.supervisor
+    }
+    supervisor?.reconcileSoon()
   }
 
   /// Removes an observer, stopping the command after the last one.
   func detach(key: UInt64) {
-    _ = observers.withLock { $0.remove(key: key) }
-    queue.async { self.reconcile() }
+    let supervisor = state.withLock { state in
+      state.observers.remove(key: key)
+      return state.supervisor
+    }
+    supervisor?.reconcileSoon()
   }
 
-  var observerCount: Int { observers.withLock { $0.count } }
+  var observerCount: Int { state.withLock { $0.observers.count } }
 
   /// Stops the command for good and waits until it has been reaped, up to the grace period and
-  /// a little more.
+  /// a little more. Call from a thread other than the loop's, while the loop still runs.
   func shutdown() {
-    queue.sync {
-      run.withLock { $0.shutDown = true }
-      reconcile()
-    }
-    let deadline = ContinuousClock.now + gracePeriod + .milliseconds(500)
-    while ContinuousClock.now < deadline, run.withLock({ $0.process != nil }) {
-      usleep(5_000)
-    }
-  }
-
-  // MARK: On `queue`
-
-  private func reconcile() {
-    let wanted = observerCount > 0 && !run.withLock { $0.shutDown }
-    let current = run.withLock { $0 }
-    if wanted, current.process == nil, !current.restartScheduled {
-      start()
-    } else if !wanted, let process = current.process, !current.stopping {
-      stop(process)
-    }
-  }
-
-  private func start() {
-    let process: ExecProcess
-    do {
-      process = try ExecProcess.spawn(command)
-    } catch {
-      logger.error("exec failed to start", metadata: ["stream": "\(name)", "error": "\(error)"])
-      scheduleRestart()
-      return
-    }
-    logger.info("exec started", metadata: ["stream": "\(name)", "pid": "\(process.pid)"])
-    let output = ExecOutput(
-      process: process, maxLineBytes: maxLineBytes,
-      onLine: { [self] line in deliver(line) },
-      onErrorLine: { [self] line in
-        logger.warning("exec stderr", metadata: ["stream": "\(name)", "line": "\(line)"])
-      },
-      onEnd: { [self] in queue.async { self.awaitExit(process) } })
-    run.withLock {
-      $0.process = process
-      $0.output = output
-      $0.startedAt = .now
-      $0.stopping = false
-    }
-    output.start()
+    guard let supervisor = state.withLock({ $0.supervisor }) else { return }
+    let stopped = DispatchSemaphore(value: 0)
+    supervisor.shutDownSoon { stopped.signal() }
+    let (seconds, attoseconds) = gracePeriod.components
+    // In floating-point seconds, which no configured grace period can overflow.
+    _ = stopped.wait(timeout: .now() + Double(seconds) + Double(attoseconds) / 1e18 + 0.5)
   }
 
   private func deliver(_ text: UnsafeRawBufferPointer) {
     let line = DeliveryEncoder.line(stream: name, text: text)
-    observers.withLock { $0.deliver(line) }
-  }
-
-  private func stop(_ process: ExecProcess) {
-    logger.info("exec stopping", metadata: ["stream": "\(name)", "pid": "\(process.pid)"])
-    let output = run.withLock {
-      $0.stopping = true
-      return $0.output
-    }
-    output?.cancel()
-    process.signalGroup(SIGTERM)
-    awaitExit(process, killAt: .now + gracePeriod)
-  }
-
-  /// Polls for the exit, since Linux Dispatch has no process sources; escalates to `SIGKILL`
-  /// once the grace period has passed.
-  private func awaitExit(_ process: ExecProcess, killAt: ContinuousClock.Instant? = nil) {
-    // Output ending and a stop can both start polling; only the first still finds the process.
-    guard run.withLock({ $0.process?.pid == process.pid }) else { return }
-    if let ending = process.reap() {
-      exited(process, ending)
-      return
-    }
-    var killAt = killAt
-    if let deadline = killAt, ContinuousClock.now >= deadline {
-      logger.warning(
-        "exec ignored SIGTERM; killing", metadata: ["stream": "\(name)", "pid": "\(process.pid)"])
-      process.signalGroup(SIGKILL)
-      killAt = nil
-    }
-    let nextKillAt = killAt
-    queue.asyncAfter(deadline: .now() + .milliseconds(10)) { [self] in
-      awaitExit(process, killAt: nextKillAt)
-    }
-  }
-
-  private func exited(_ process: ExecProcess, _ ending: String) {
-    let previous = run.withLock { state -> ExecRunState in
-      let previous = state
-      state.process = nil
-      state.output = nil
-      state.stopping = false
-      return previous
-    }
-    previous.output?.cancel()
-    guard !previous.stopping else {
-      // Stopped because nobody observed it: the next observer gets a prompt start.
-      run.withLock { $0.restartDelay = .milliseconds(100) }
-      logger.info(
-        "exec stopped",
-        metadata: ["stream": "\(name)", "pid": "\(process.pid)", "how": "\(ending)"])
-      reconcile()
-      return
-    }
-    logger.warning(
-      "exec ended while observed",
-      metadata: ["stream": "\(name)", "pid": "\(process.pid)", "how": "\(ending)"])
-    // A process that ran a while earns a quick restart; one that keeps dying waits longer.
-    if let started = previous.startedAt, ContinuousClock.now - started > .seconds(10) {
-      run.withLock { $0.restartDelay = .milliseconds(100) }
-    }
-    scheduleRestart()
-  }
-
-  private func scheduleRestart() {
-    let delay = run.withLock { state -> Duration in
-      let delay = state.restartDelay
-      state.restartDelay = min(delay * 2, .seconds(30))
-      state.restartScheduled = true
-      return delay
-    }
-    guard observerCount > 0 else {
-      run.withLock { $0.restartScheduled = false }
-      return
-    }
-    logger.info("exec restarting", metadata: ["stream": "\(name)", "delay": "\(delay)"])
-    let nanoseconds =
-      delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
-    queue.asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [self] in
-      run.withLock { $0.restartScheduled = false }
-      reconcile()
-    }
+    state.withLock { $0.observers.deliver(line) }
   }
 
   private let command: String
   private let gracePeriod: Duration
   private let maxLineBytes: Int
   private let logger: Logger
-  private let queue: DispatchQueue
-  private let observers = Locked(ObserverSet())
-  private let run = Locked(ExecRunState())
+  private let exitWatch: ExecExitWatch.Mode
+  private let state = Locked(ExecSourceState())
 }
 
-/// What an ``ExecSource`` is running now.
-private struct ExecRunState {
-  var process: ExecProcess?
-  var output: ExecOutput?
-  var startedAt: ContinuousClock.Instant?
-  var stopping = false
-  var restartScheduled = false
-  var restartDelay: Duration = .milliseconds(100)
-  var shutDown = false
+/// An exec source's observers and, once started, the supervisor of its process.
+private struct ExecSourceState {
+  var observers = ObserverSet()
+  var supervisor: ExecSupervisor?
 }

@@ -112,6 +112,10 @@ public final class ObservableServer: Sendable {
     }
   }
 
+  /// The running event loops, first the one that accepts connections, which also runs the
+  /// server's own periodic work such as the systemd timers; empty unless the server runs.
+  var eventLoops: [EventLoop] { running.withLock { $0?.loops.map(\.loop) } ?? [] }
+
   /// The connections open now, gathered on their loops.
   var openConnections: [Connection] {
     let loops = running.withLock { $0?.loops } ?? []

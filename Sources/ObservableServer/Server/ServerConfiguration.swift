@@ -38,20 +38,6 @@ public struct ServerConfiguration: Sendable {
   public init() {}
 }
 
-/// A listening socket the server did not open itself.
-public struct InheritedListener: Sendable {
-  /// The descriptor, already bound and listening.
-  public var descriptor: Int32
-  /// A name for logs, such as systemd's `FileDescriptorName`.
-  public var name: String
-
-  /// Wraps a listening descriptor.
-  public init(descriptor: Int32, name: String) {
-    self.descriptor = descriptor
-    self.name = name
-  }
-}
-
 /// A stream backed by a command started under `/bin/sh -c`.
 public struct ExecStreamConfiguration: Sendable {
   /// The stream's name.

@@ -25,7 +25,7 @@ enum SocketActivation {
   ///   an activated ancestor), or no descriptors were passed.
   /// - Throws: ``SocketActivationError`` when sockets were passed but cannot be served; any
   ///   descriptors already taken are closed first, since nobody else would close them.
-  static func takeSockets() throws(SocketActivationError) -> [ActivatedSocket]? {
+  static func takeSockets() throws(SocketActivationError) -> [InheritedListener]? {
     guard getenv("LISTEN_FDS") != nil else { return nil }
     if !isAddressedToThisProcess() {
       removeActivationEnvironment()
@@ -43,7 +43,7 @@ enum SocketActivation {
       }
     } catch {
       for socket in sockets {
-        close(socket.fd)
+        close(socket.descriptor)
       }
       throw error
     }
@@ -54,14 +54,14 @@ enum SocketActivation {
   ///
   /// Rejecting anything but a listening stream socket turns a misconfigured unit (datagram,
   /// `Accept=yes`, a stray file) into a clear startup error instead of a failing accept loop.
-  static func adopt(_ socket: ActivatedSocket) throws(SocketActivationError) {
-    let check = observable_sd_is_socket(socket.fd, AF_UNSPEC, streamSocketType, 1)
+  static func adopt(_ socket: InheritedListener) throws(SocketActivationError) {
+    let check = observable_sd_is_socket(socket.descriptor, AF_UNSPEC, streamSocketType, 1)
     if check < 0 {
       throw .descriptorFailed(
-        fd: socket.fd, name: socket.name, operation: "sd_is_socket", errno: -check)
+        fd: socket.descriptor, name: socket.name, operation: "sd_is_socket", errno: -check)
     }
     guard check > 0 else {
-      throw .notListeningStreamSocket(fd: socket.fd, name: socket.name)
+      throw .notListeningStreamSocket(fd: socket.descriptor, name: socket.name)
     }
     // Close-on-exec keeps the listening sockets out of --exec children, which would otherwise
     // hold the port open after the server exits.
@@ -85,7 +85,7 @@ enum SocketActivation {
   }
 
   /// Asks libsystemd for the passed descriptors and their names, freeing its allocations.
-  private static func receiveDescriptors() throws(SocketActivationError) -> [ActivatedSocket] {
+  private static func receiveDescriptors() throws(SocketActivationError) -> [InheritedListener] {
     var names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
     let count = observable_sd_listen_fds_with_names(1, &names)
     guard count >= 0 else { throw .environmentInvalid(errno: -count) }
@@ -99,17 +99,18 @@ enum SocketActivation {
     }
     return (0..<count).map { index in
       let name = names?[Int(index)].map { String(cString: $0) } ?? "unknown"
-      return ActivatedSocket(fd: OBSERVABLE_SD_LISTEN_FDS_START + index, name: name)
+      return InheritedListener(descriptor: OBSERVABLE_SD_LISTEN_FDS_START + index, name: name)
     }
   }
 
   /// Sets one descriptor flag or status flag, keeping the others as they are.
   private static func addFlag(
-    _ flag: Int32, get: Int32, set: Int32, to socket: ActivatedSocket, operation: String
+    _ flag: Int32, get: Int32, set: Int32, to socket: InheritedListener, operation: String
   ) throws(SocketActivationError) {
-    let current = fcntl(socket.fd, get)
-    guard current >= 0, fcntl(socket.fd, set, current | flag) >= 0 else {
-      throw .descriptorFailed(fd: socket.fd, name: socket.name, operation: operation, errno: errno)
+    let current = fcntl(socket.descriptor, get)
+    guard current >= 0, fcntl(socket.descriptor, set, current | flag) >= 0 else {
+      throw .descriptorFailed(
+        fd: socket.descriptor, name: socket.name, operation: operation, errno: errno)
     }
   }
 

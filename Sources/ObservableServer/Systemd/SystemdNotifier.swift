@@ -1,5 +1,4 @@
 import CSystemd
-import Dispatch
 import Locking
 
 /// Reports the server's state to systemd for `Type=notify` services (`sd_notify(3)`).
@@ -11,7 +10,7 @@ import Locking
 /// needing it; `--exec` children inherit it, which is harmless with `NotifyAccess=main`.
 final class SystemdNotifier: Sendable {
   /// The running watchdog timer, kept so it can be cancelled (and replaced on restart).
-  private let watchdogTimer = Locked<(any DispatchSourceTimer)?>(nil)
+  private let watchdogTimer = Locked<RepeatingTimer?>(nil)
 
   init() {}
 
@@ -41,55 +40,43 @@ final class SystemdNotifier: Sendable {
   /// Sends `WATCHDOG=1` at half of ``watchdogInterval``, as sd_watchdog_enabled(3) advises,
   /// so one late ping does not get the service killed.
   ///
-  /// The timer runs on `queue`, which should be one whose stalls mean the server is stuck
-  /// (the event loop's queue), so that a hang stops the pings and systemd restarts it.
-  /// Starting again replaces the previous timer.
+  /// The timer runs on `loop`, the server's first event loop, so a stuck loop stops the pings
+  /// and systemd restarts the service; `whenAlive` may hold each ping back until the other
+  /// parts of the server that could hang have shown they still run, by calling the closure it
+  /// is given only then. Starting again replaces the previous timer.
   ///
   /// - Returns: `false` when the watchdog is not enabled and nothing was started.
-  /// `whenAlive` may hold each ping back until the parts of the server that could hang have
-  /// shown they still run, by calling the closure it is given only then.
   @discardableResult
   func startWatchdog(
-    queue: DispatchQueue,
+    on loop: EventLoop,
     whenAlive: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { $0() }
   ) -> Bool {
     guard let interval = watchdogInterval else { return false }
-    let period = Self.nanoseconds(of: interval / 2)
-    // The timer is created and driven inside the lock: Dispatch sources are not Sendable, so
-    // they never leave the mutex's protection. cancel() and resume() do not block.
-    watchdogTimer.withLock { current in
-      current?.cancel()
-      let timer = DispatchSource.makeTimerSource(queue: queue)
-      timer.schedule(
-        deadline: .now(), repeating: .nanoseconds(period), leeway: .nanoseconds(period / 10))
-      // A static call keeps the handler from retaining the notifier, which owns the timer.
-      timer.setEventHandler { whenAlive { _ = Self.send("WATCHDOG=1") } }
-      timer.resume()
-      current = timer
+    // A static call keeps the timer from retaining the notifier, which owns the timer.
+    let timer = RepeatingTimer(on: loop, every: interval / 2) {
+      whenAlive { _ = Self.send("WATCHDOG=1") }
     }
+    let previous = watchdogTimer.withLock { current in
+      defer { current = timer }
+      return current
+    }
+    previous?.cancel()
+    timer.start()
     return true
   }
 
   /// Stops the keep-alive pings, e.g. once shutdown has begun.
   ///
-  /// A ping already running on the timer's queue may still finish after this returns.
+  /// A ping already under way on the loop may still finish after this returns.
   func stopWatchdog() {
-    watchdogTimer.withLock { current in
-      current?.cancel()
-      current = nil
+    let current = watchdogTimer.withLock { current in
+      defer { current = nil }
+      return current
     }
+    current?.cancel()
   }
 
   private static func send(_ state: String) -> Bool {
     observable_sd_notify(0, state) > 0
-  }
-
-  /// Converts for Dispatch, which counts whole nanoseconds; clamped so a huge
-  /// `WatchdogSec=` cannot overflow.
-  private static func nanoseconds(of duration: Duration) -> Int {
-    let (seconds, attoseconds) = duration.components
-    let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-    guard !overflow else { return Int.max }
-    return Int(clamping: whole + attoseconds / 1_000_000_000)
   }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Locking
 
 /// The server's side of running under systemd: the sockets it hands over, and the
@@ -17,44 +16,47 @@ public final class SystemdService: Sendable {
   /// - Throws: An error whose description says what is wrong, when sockets were handed over
   ///   but cannot be served (libsystemd missing, not a listening stream socket).
   public static func takeListeners() throws -> [InheritedListener]? {
-    try SocketActivation.takeSockets()?.map { InheritedListener(descriptor: $0.fd, name: $0.name) }
+    try SocketActivation.takeSockets()
   }
 
   /// Says the server accepts connections, then keeps `STATUS=` current and, when systemd
   /// asks for it, pings the watchdog, each ping only after every event loop has answered.
+  ///
+  /// Both timers run on the server's first event loop, so they cost no thread of their own.
   public func started(_ server: ObservableServer) {
     notifier.notify("READY=1\nSTATUS=\(server.statusSummary)")
-    notifier.startWatchdog(queue: queue) { ping in server.whenEventLoopsRespond(ping) }
+    guard let loop = server.eventLoops.first else { return }
+    notifier.startWatchdog(on: loop) { ping in server.whenEventLoopsRespond(ping) }
     let notifier = self.notifier
-    statusTimer.withLock { current in
-      let timer = DispatchSource.makeTimerSource(queue: queue)
-      let last = Locked("")
-      timer.setEventHandler {
-        let status = server.statusSummary
-        let changed = last.withLock { previous in
-          defer { previous = status }
-          return previous != status
-        }
-        if changed { notifier.notify("STATUS=\(status)") }
+    // Touched only by the timer's runs, one at a time on the loop; the lock makes that plain.
+    let last = Locked("")
+    let timer = RepeatingTimer(on: loop, every: .seconds(2), after: .seconds(2)) {
+      let status = server.statusSummary
+      let changed = last.withLock { previous in
+        defer { previous = status }
+        return previous != status
       }
-      timer.schedule(
-        deadline: .now() + .seconds(2), repeating: .seconds(2), leeway: .milliseconds(200))
-      timer.resume()
-      current = timer
+      if changed { notifier.notify("STATUS=\(status)") }
     }
+    let previous = statusTimer.withLock { current in
+      defer { current = timer }
+      return current
+    }
+    previous?.cancel()
+    timer.start()
   }
 
   /// Says the server is shutting down and stops the periodic messages.
   public func stopping() {
-    statusTimer.withLock { current in
-      current?.cancel()
-      current = nil
+    let current = statusTimer.withLock { current in
+      defer { current = nil }
+      return current
     }
+    current?.cancel()
     notifier.stopWatchdog()
     notifier.notify("STOPPING=1\nSTATUS=shutting down")
   }
 
   private let notifier = SystemdNotifier()
-  private let queue = DispatchQueue(label: "observable-server.systemd")
-  private let statusTimer = Locked<(any DispatchSourceTimer)?>(nil)
+  private let statusTimer = Locked<RepeatingTimer?>(nil)
 }

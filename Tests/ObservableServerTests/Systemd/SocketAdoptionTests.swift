@@ -43,7 +43,7 @@ import Testing
     defer { close(fd) }
     #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC == 0)
     #expect(fcntl(fd, F_GETFL) & O_NONBLOCK == 0)
-    try SocketActivation.adopt(ActivatedSocket(fd: fd, name: "tcp"))
+    try SocketActivation.adopt(InheritedListener(descriptor: fd, name: "tcp"))
     #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0)
     #expect(fcntl(fd, F_GETFL) & O_NONBLOCK != 0)
   }
@@ -61,14 +61,14 @@ import Testing
     }
     try #require(bound == 0)
     try #require(listen(fd, 8) == 0)
-    try SocketActivation.adopt(ActivatedSocket(fd: fd, name: "unix"))
+    try SocketActivation.adopt(InheritedListener(descriptor: fd, name: "unix"))
   }
 
   @Test func nonListeningStreamSocketIsRejectedByNumberAndName() throws {
     let fd = try Self.tcpSocket(listening: false)
     defer { close(fd) }
     let error = #expect(throws: SocketActivationError.self) {
-      try SocketActivation.adopt(ActivatedSocket(fd: fd, name: "tcp"))
+      try SocketActivation.adopt(InheritedListener(descriptor: fd, name: "tcp"))
     }
     #expect(error == .notListeningStreamSocket(fd: fd, name: "tcp"))
     #expect(error?.description.contains("file descriptor \(fd) (\"tcp\")") == true)
@@ -79,7 +79,7 @@ import Testing
     try #require(fd >= 0)
     defer { close(fd) }
     #expect(throws: SocketActivationError.notListeningStreamSocket(fd: fd, name: "udp")) {
-      try SocketActivation.adopt(ActivatedSocket(fd: fd, name: "udp"))
+      try SocketActivation.adopt(InheritedListener(descriptor: fd, name: "udp"))
     }
   }
 
@@ -91,7 +91,7 @@ import Testing
       close(ends[1])
     }
     #expect(throws: SocketActivationError.notListeningStreamSocket(fd: ends[0], name: "x")) {
-      try SocketActivation.adopt(ActivatedSocket(fd: ends[0], name: "x"))
+      try SocketActivation.adopt(InheritedListener(descriptor: ends[0], name: "x"))
     }
   }
 
@@ -101,7 +101,7 @@ import Testing
       throws: SocketActivationError.descriptorFailed(
         fd: -1, name: "tcp", operation: "sd_is_socket", errno: EBADF)
     ) {
-      try SocketActivation.adopt(ActivatedSocket(fd: -1, name: "tcp"))
+      try SocketActivation.adopt(InheritedListener(descriptor: -1, name: "tcp"))
     }
   }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import Logging
 import Testing
 
 @testable import ObservableServer
@@ -21,6 +22,18 @@ extension SystemdEnvironmentTests {
         "WATCHDOG_USEC": watchdogMicroseconds,
         "WATCHDOG_PID": watchdogPID,
       ]
+    }
+
+    /// Runs `body` with a started event loop for the watchdog's timer, stopped and joined after.
+    static func withLoop(_ body: (EventLoop) throws -> Void) throws {
+      let loop = try EventLoop(
+        name: "watchdog-test", logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+      try loop.start()
+      defer {
+        loop.stop()
+        loop.join()
+      }
+      try body(loop)
     }
 
     @Test func stateMessagesReachTheNotifySocket() throws {
@@ -59,9 +72,11 @@ extension SystemdEnvironmentTests {
       }
     }
 
-    @Test func watchdogIsNotStartedWhenDisabled() {
-      EnvironmentOverride.with(Self.environment(notifySocket: nil)) {
-        #expect(!SystemdNotifier().startWatchdog(queue: DispatchQueue(label: "watchdog")))
+    @Test func watchdogIsNotStartedWhenDisabled() throws {
+      try EnvironmentOverride.with(Self.environment(notifySocket: nil)) {
+        try Self.withLoop { loop in
+          #expect(!SystemdNotifier().startWatchdog(on: loop))
+        }
       }
     }
 
@@ -71,21 +86,53 @@ extension SystemdEnvironmentTests {
         notifySocket: receiver.path, watchdogMicroseconds: "200000",
         watchdogPID: String(getpid()))
       try EnvironmentOverride.with(environment) {
-        let notifier = SystemdNotifier()
-        let queue = DispatchQueue(label: "watchdog")
-        let clock = ContinuousClock()
-        let start = clock.now
-        try #require(notifier.startWatchdog(queue: queue))
-        for _ in 0..<3 {
-          #expect(receiver.receive(timeout: .seconds(5)) == "WATCHDOG=1")
+        try Self.withLoop { loop in
+          let notifier = SystemdNotifier()
+          let clock = ContinuousClock()
+          let start = clock.now
+          try #require(notifier.startWatchdog(on: loop))
+          for _ in 0..<3 {
+            #expect(receiver.receive(timeout: .seconds(5)) == "WATCHDOG=1")
+          }
+          // Pings at 0, 100 and 200 ms: far enough apart to show it is not spinning.
+          #expect(clock.now - start >= .milliseconds(150))
+          notifier.stopWatchdog()
+          // A ping already running when the timer was cancelled finishes on the loop.
+          try loop.submitAndWait {}
+          receiver.drain()
+          #expect(receiver.receive(timeout: .milliseconds(300)) == nil)
         }
-        // Pings at 0, 100 and 200 ms: far enough apart to show it is not spinning.
-        #expect(clock.now - start >= .milliseconds(150))
-        notifier.stopWatchdog()
-        // A ping already running when the timer was cancelled finishes on the queue.
-        queue.sync {}
+      }
+    }
+
+    @Test func aStuckEventLoopHoldsTheWatchdogPingsBack() throws {
+      let receiver = try NotificationReceiver()
+      let environment = Self.environment(
+        notifySocket: receiver.path, watchdogMicroseconds: "100000",
+        watchdogPID: String(getpid()))
+      try EnvironmentOverride.with(environment) {
+        let server = try TestServer { $0.eventLoopCount = 2 }
+        defer { server.stop() }
+        let systemd = SystemdService()
+        systemd.started(server.server)
+        defer { systemd.stopping() }
+        #expect(receiver.receive(timeout: .seconds(5))?.hasPrefix("READY=1") == true)
+        #expect(receiver.receive(timeout: .seconds(5)) == "WATCHDOG=1")
+        // Not the loop the timer runs on: the ping itself must wait for every loop.
+        let stuck = try #require(server.server.eventLoops.last)
+        let blocked = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        stuck.execute {
+          blocked.signal()
+          release.wait()
+        }
+        blocked.wait()
+        // A ping whose rounds finished just before the loop stuck may still be on its way.
+        _ = receiver.receive(timeout: .milliseconds(100))
         receiver.drain()
-        #expect(receiver.receive(timeout: .milliseconds(300)) == nil)
+        #expect(receiver.receive(timeout: .milliseconds(300)) == nil, "pinged while a loop hung")
+        release.signal()
+        #expect(receiver.receive(timeout: .seconds(5)) == "WATCHDOG=1")
       }
     }
 
@@ -95,15 +142,16 @@ extension SystemdEnvironmentTests {
         notifySocket: receiver.path, watchdogMicroseconds: "100000",
         watchdogPID: String(getpid()))
       try EnvironmentOverride.with(environment) {
-        let queue = DispatchQueue(label: "watchdog")
-        do {
-          let notifier = SystemdNotifier()
-          try #require(notifier.startWatchdog(queue: queue))
-          #expect(receiver.receive(timeout: .seconds(5)) == "WATCHDOG=1")
+        try Self.withLoop { loop in
+          do {
+            let notifier = SystemdNotifier()
+            try #require(notifier.startWatchdog(on: loop))
+            #expect(receiver.receive(timeout: .seconds(5)) == "WATCHDOG=1")
+          }
+          try loop.submitAndWait {}
+          receiver.drain()
+          #expect(receiver.receive(timeout: .milliseconds(200)) == nil)
         }
-        queue.sync {}
-        receiver.drain()
-        #expect(receiver.receive(timeout: .milliseconds(200)) == nil)
       }
     }
   }
