@@ -47,7 +47,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
 
   /// Queues bytes for writing; returns whether they were accepted.
   @discardableResult
-  private func enqueue(_ bytes: [UInt8]) -> Bool {
+  func enqueue(_ bytes: [UInt8]) -> Bool {
     switch bytes.withUnsafeBytes({ outbox.append($0) }) {
     case .queued:
       return true
@@ -199,23 +199,6 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
     }
   }
 
-  /// Closes after a failed read or write, telling a vanished peer from other failures.
-  func closeAfter(_ error: SystemError, _ what: String) {
-    switch error.code {
-    case ECONNRESET, EPIPE: close("reset by peer")
-    case ETIMEDOUT:
-      // Keepalive probes or unacknowledged data went unanswered for the dead-peer timeout.
-      context.counters.update { $0.deadPeersTotal += 1 }
-      close("peer vanished: nothing acknowledged within the dead-peer timeout")
-    default: close("\(what): \(error)")
-    }
-  }
-
-  /// The longest line a client may send before it authenticates.
-  static let unauthenticatedLineBytes = 4096
-  /// The most bytes queued for a client before it authenticates.
-  static let unauthenticatedQueuedBytes = 64 * 1024
-
   // MARK: State shared with the writing side
 
   let descriptor: Int32
@@ -235,36 +218,6 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
   private let home: ConnectionLoop
   private let admission: Admission
   private var session: Session?
-  private var timers: Set<LoopTimer> = []
-}
-
-extension Connection: SessionOutput {
-  func send(_ lines: [UInt8]) {
-    enqueue(lines)
-  }
-
-  func authenticated() {
-    framing.maxLineBytes = settings.maxLineBytes
-    outbox.setLimit(settings.maxQueuedBytes)
-  }
-
-  func finish(_ reason: String) {
-    guard !closed, finishing == nil else { return }
-    finishing = reason
-    // Nothing more is read; a client that does not read its last lines is closed anyway.
-    try? loop.modify(descriptor, events: EPOLLOUT.rawValue)
-    watchingWritable = true
-    schedule(in: settings.halfCloseGrace) { [self] in close(reason) }
-    flush()
-  }
-
-  func schedule(in delay: Duration, _ task: @escaping () -> Void) {
-    guard !closed else { return }
-    var timer: LoopTimer?
-    timer = loop.schedule(in: delay) { [self] in
-      if let timer { timers.remove(timer) }
-      task()
-    }
-    if let timer { timers.insert(timer) }
-  }
+  /// The loop timers the connection scheduled, cancelled when it closes.
+  var timers: Set<LoopTimer> = []
 }

@@ -1,0 +1,52 @@
+import CLinux
+import Glibc
+
+/// What the session asks of the connection, and how the connection ends after socket errors.
+/// Loop thread only.
+extension Connection: SessionOutput {
+  /// Closes after a failed read or write, telling a vanished peer from other failures.
+  func closeAfter(_ error: SystemError, _ what: String) {
+    switch error.code {
+    case ECONNRESET, EPIPE: close("reset by peer")
+    case ETIMEDOUT:
+      // Keepalive probes or unacknowledged data went unanswered for the dead-peer timeout.
+      context.counters.update { $0.deadPeersTotal += 1 }
+      close("peer vanished: nothing acknowledged within the dead-peer timeout")
+    default: close("\(what): \(error)")
+    }
+  }
+
+  /// The longest line a client may send before it authenticates.
+  static let unauthenticatedLineBytes = 4096
+  /// The most bytes queued for a client before it authenticates.
+  static let unauthenticatedQueuedBytes = 64 * 1024
+
+  func send(_ lines: [UInt8]) {
+    enqueue(lines)
+  }
+
+  func authenticated() {
+    framing.maxLineBytes = settings.maxLineBytes
+    outbox.setLimit(settings.maxQueuedBytes)
+  }
+
+  func finish(_ reason: String) {
+    guard !closed, finishing == nil else { return }
+    finishing = reason
+    // Nothing more is read; a client that does not read its last lines is closed anyway.
+    try? loop.modify(descriptor, events: EPOLLOUT.rawValue)
+    watchingWritable = true
+    schedule(in: settings.halfCloseGrace) { [self] in close(reason) }
+    flush()
+  }
+
+  func schedule(in delay: Duration, _ task: @escaping () -> Void) {
+    guard !closed else { return }
+    var timer: LoopTimer?
+    timer = loop.schedule(in: delay) { [self] in
+      if let timer { timers.remove(timer) }
+      task()
+    }
+    if let timer { timers.insert(timer) }
+  }
+}
