@@ -63,7 +63,7 @@ enum HTTPHeadGrammar {
       let major = digitValue(digits[5]), let minor = digitValue(digits[7])
     else { throw bad("bad protocol version") }
     let parsed = HTTPVersion(major: major, minor: minor)
-    guard parsed == .http1_1 || parsed == .http1_0 else {
+    guard parsed == .http11 || parsed == .http10 else {
       throw HTTPRequestHeadError(.httpVersionNotSupported, "\(parsed) is not supported")
     }
     return (
@@ -126,7 +126,7 @@ enum HTTPHeadGrammar {
     _ headers: HTTPHeaders, version: HTTPVersion
   ) throws(HTTPRequestHeadError) {
     let hosts = headers.count("Host")
-    if hosts > 1 || (hosts == 0 && version == .http1_1) {
+    if hosts > 1 || (hosts == 0 && version == .http11) {
       throw bad("HTTP/1.1 needs exactly one Host field")
     }
     if headers.count("Transfer-Encoding") > 0 {

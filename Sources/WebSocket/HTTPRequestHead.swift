@@ -6,9 +6,9 @@ public struct HTTPVersion: Sendable, Hashable, CustomStringConvertible {
   public let minor: Int
 
   /// `HTTP/1.0`.
-  public static let http1_0 = HTTPVersion(major: 1, minor: 0)
+  public static let http10 = HTTPVersion(major: 1, minor: 0)
   /// `HTTP/1.1`.
-  public static let http1_1 = HTTPVersion(major: 1, minor: 1)
+  public static let http11 = HTTPVersion(major: 1, minor: 1)
 
   /// `HTTP/major.minor`.
   public var description: String { "HTTP/\(major).\(minor)" }
@@ -47,7 +47,7 @@ public struct HTTPRequestHead: Sendable, Hashable {
   /// HTTP/1.0 without `Connection: keep-alive`.
   public var wantsClose: Bool {
     if headers.contains(token: "close", in: "Connection") { return true }
-    return version == .http1_0 && !headers.contains(token: "keep-alive", in: "Connection")
+    return version == .http10 && !headers.contains(token: "keep-alive", in: "Connection")
   }
 }
 

@@ -41,7 +41,7 @@ public struct WebSocketHandshake: Sendable, Hashable {
       throw .init(
         .methodNotAllowed, "a WebSocket upgrade must use GET", headers: [("Allow", "GET")])
     }
-    guard head.version == .http1_1 else {
+    guard head.version == .http11 else {
       throw .init(.badRequest, "a WebSocket upgrade needs HTTP/1.1")
     }
     guard headers.contains(token: "websocket", in: "Upgrade") else {
