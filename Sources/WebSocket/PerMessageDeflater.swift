@@ -10,6 +10,8 @@ public final class PerMessageDeflater {
   private let resetsAfterMessage: Bool
   /// The latest message's compressed payload, the sync flush's `00 00 ff ff` removed.
   public private(set) var compressed: [UInt8] = []
+  /// Where zlib writes, in pieces, so no buffer the size of the message is zero-filled.
+  private var chunk = [UInt8](repeating: 0, count: 16 * 1024)
 
   /// Compresses with `parameters.deflateWindowBits`, and without context takeover when the
   /// negotiation said `server_no_context_takeover`.
@@ -43,7 +45,6 @@ public final class PerMessageDeflater {
     } else {
       compressed.removeAll(keepingCapacity: true)
     }
-    compressed.reserveCapacity(message.count / 2 + 64)
     stream.pointee.next_in = message.baseAddress?.assumingMemoryBound(to: Bytef.self)
     stream.pointee.avail_in = uInt(message.count)
     defer {
@@ -52,21 +53,18 @@ public final class PerMessageDeflater {
     }
     var code: Int32 = Z_OK
     repeat {
-      let spare = max(256, Int(deflateBound(stream, uLong(stream.pointee.avail_in))) + 16)
-      let start = compressed.count
-      compressed.append(contentsOf: repeatElement(0, count: spare))
       var produced = 0
-      compressed.withUnsafeMutableBufferPointer { buffer in
-        stream.pointee.next_out = buffer.baseAddress! + start
-        stream.pointee.avail_out = uInt(spare)
+      chunk.withUnsafeMutableBufferPointer { buffer in
+        stream.pointee.next_out = buffer.baseAddress!
+        stream.pointee.avail_out = uInt(buffer.count)
         code = deflate(stream, Z_SYNC_FLUSH)
-        produced = spare - Int(stream.pointee.avail_out)
+        produced = buffer.count - Int(stream.pointee.avail_out)
         stream.pointee.next_out = nil
       }
-      compressed.removeLast(spare - produced)
       guard code == Z_OK || code == Z_BUF_ERROR else {
         throw ZlibFailure(code: code, stream: stream.pointee)
       }
+      compressed.append(contentsOf: chunk[..<produced])
       // Done once all input is taken and the flush had room to finish.
     } while stream.pointee.avail_in > 0 || stream.pointee.avail_out == 0
     if compressed.count >= 4 && compressed.suffix(4).elementsEqual([0, 0, 0xFF, 0xFF]) {
