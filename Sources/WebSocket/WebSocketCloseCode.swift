@@ -36,4 +36,24 @@ public struct WebSocketCloseCode: RawRepresentable, Sendable, Hashable, CustomSt
 
   /// The number.
   public var description: String { String(rawValue) }
+
+  /// A close payload: nothing, or a valid code and a UTF-8 reason (RFC 6455 section 5.5.1).
+  static func parse(
+    closePayload payload: [UInt8]
+  ) throws(WebSocketProtocolError) -> (WebSocketCloseCode?, String) {
+    guard !payload.isEmpty else { return (nil, "") }
+    guard payload.count >= 2 else {
+      throw WebSocketFrameHeader.protocolError("close payload of one byte")
+    }
+    let code = WebSocketCloseCode(rawValue: UInt16(payload[0]) << 8 | UInt16(payload[1]))
+    guard code.isAllowedOnTheWire else {
+      throw WebSocketFrameHeader.protocolError("close code \(code) is not allowed")
+    }
+    var validator = UTF8Validator()
+    let reason = payload[2...]
+    guard validator.validate(reason), validator.isAtBoundary else {
+      throw WebSocketProtocolError(.invalidPayload, "close reason is not UTF-8")
+    }
+    return (code, String(decoding: reason, as: UTF8.self))
+  }
 }

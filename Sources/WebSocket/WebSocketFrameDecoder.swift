@@ -216,7 +216,7 @@ public final class WebSocketFrameDecoder {
     case .ping: onEvent(.ping(control))
     case .pong: onEvent(.pong(control))
     case .close:
-      let (code, reason) = try Self.parseClose(control)
+      let (code, reason) = try WebSocketCloseCode.parse(closePayload: control)
       closed = true
       onEvent(.close(code: code, reason: reason))
     case .continuation, .text, .binary:
@@ -241,26 +241,6 @@ public final class WebSocketFrameDecoder {
       }
     }
     control.removeAll(keepingCapacity: true)
-  }
-
-  /// A close payload: nothing, or a valid code and a UTF-8 reason (RFC 6455 section 5.5.1).
-  static func parseClose(
-    _ payload: [UInt8]
-  ) throws(WebSocketProtocolError) -> (WebSocketCloseCode?, String) {
-    guard !payload.isEmpty else { return (nil, "") }
-    guard payload.count >= 2 else {
-      throw WebSocketFrameHeader.protocolError("close payload of one byte")
-    }
-    let code = WebSocketCloseCode(rawValue: UInt16(payload[0]) << 8 | UInt16(payload[1]))
-    guard code.isAllowedOnTheWire else {
-      throw WebSocketFrameHeader.protocolError("close code \(code) is not allowed")
-    }
-    var validator = UTF8Validator()
-    let reason = payload[2...]
-    guard validator.validate(reason), validator.isAtBoundary else {
-      throw WebSocketProtocolError(.invalidPayload, "close reason is not UTF-8")
-    }
-    return (code, String(decoding: reason, as: UTF8.self))
   }
 
   private func protocolError(_ reason: String) -> WebSocketProtocolError {

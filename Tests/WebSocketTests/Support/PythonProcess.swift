@@ -12,6 +12,25 @@ enum PythonProcess {
   static let interpreter = ["/usr/bin/python3", "/usr/local/bin/python3"]
     .first { FileManager.default.isExecutableFile(atPath: $0) }
 
+  /// A Python that can import `module`, resolved to its real executable (pyenv's shims
+  /// need an environment the tests do not pass on); nil when there is none.
+  static func interpreter(importing module: String) async -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    let candidates = ["/usr/bin/python3"] + path.split(separator: ":").map { "\($0)/python3" }
+    for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate) {
+      let probe = "import sys, \(module); print(sys.executable)"
+      guard
+        let output = try? await run(
+          arguments: ["-c", probe], input: [], interpreter: candidate,
+          environment: ProcessInfo.processInfo.environment, timeout: .seconds(30))
+      else { continue }
+      let executable = String(decoding: output, as: UTF8.self)
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+      if FileManager.default.isExecutableFile(atPath: executable) { return executable }
+    }
+    return nil
+  }
+
   /// A script in `Tests/WebSocketTests/Scripts`, found through this file's path.
   static func script(_ name: String) -> String {
     URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
@@ -21,9 +40,13 @@ enum PythonProcess {
 
   /// Runs `python3 arguments...` with `input` on stdin and returns its stdout.
   static func run(
-    arguments: [String], input: [UInt8], timeout: Duration = .seconds(60)
+    arguments: [String], input: [UInt8], interpreter chosen: String? = nil,
+    environment: [String: String] = ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"],
+    timeout: Duration = .seconds(60)
   ) async throws -> [UInt8] {
-    guard let interpreter else { throw Failure(description: "python3 not found") }
+    guard let interpreter = chosen ?? interpreter else {
+      throw Failure(description: "python3 not found")
+    }
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("websocket-peer-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -45,7 +68,7 @@ enum PythonProcess {
     process.arguments = arguments
     // An explicit environment: Process would otherwise read this process's, which other
     // tests may change concurrently.
-    process.environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"]
+    process.environment = environment
     process.standardInput = stdin
     process.standardOutput = stdout
     process.standardError = stderr
