@@ -35,6 +35,13 @@ public struct PerMessageDeflatePolicy: Sendable, Hashable {
 
   /// No compression.
   public static let disabled = PerMessageDeflatePolicy(isEnabled: false)
+
+  /// For a server with many connections: zlib's defaults hold about 256 KiB to compress
+  /// and 32 KiB to decompress per connection; this holds about 32 KiB and, when the client
+  /// lets the server choose its window (browsers do), 4 KiB. Messages of a line or two
+  /// compress as well with a 4 KiB window, since context takeover matches recent lines.
+  public static let lean = PerMessageDeflatePolicy(
+    serverMaxWindowBits: 12, clientMaxWindowBits: 12, memoryLevel: 5)
 }
 
 /// The permessage-deflate settings both ends agreed on, and the response parameter text.

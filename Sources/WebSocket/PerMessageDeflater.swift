@@ -40,7 +40,7 @@ public final class PerMessageDeflater {
   /// Compresses one whole message into `compressed`.
   public func compress(_ message: UnsafeRawBufferPointer) throws(ZlibFailure) {
     // A large message's buffer is not kept for the rest of the connection.
-    if compressed.capacity > 1 << 20 {
+    if compressed.capacity > 64 * 1024 {
       compressed = []
     } else {
       compressed.removeAll(keepingCapacity: true)

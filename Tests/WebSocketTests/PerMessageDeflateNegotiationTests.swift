@@ -61,6 +61,19 @@ final class PerMessageDeflateNegotiationTests: XCTestCase {
     XCTAssertEqual(silent.clientMaxWindowBits, 15)
   }
 
+  func testLeanPolicyAsksForSmallWindowsOnlyWhereItMay() throws {
+    let chromium = try XCTUnwrap(
+      negotiate(["permessage-deflate; client_max_window_bits"], policy: .lean))
+    XCTAssertEqual(chromium.responseValue, "permessage-deflate; client_max_window_bits=12")
+    XCTAssertEqual(chromium.clientMaxWindowBits, 12)
+    XCTAssertEqual(chromium.deflateWindowBits, 12)
+    XCTAssertEqual(chromium.memoryLevel, 5)
+    let bare = try XCTUnwrap(negotiate(["permessage-deflate"], policy: .lean))
+    XCTAssertEqual(bare.responseValue, "permessage-deflate")
+    XCTAssertEqual(bare.clientMaxWindowBits, 15)
+    XCTAssertEqual(bare.deflateWindowBits, 12)
+  }
+
   func testMalformedOffersAreDeclinedAndTheNextIsTaken() throws {
     let bad = [
       "permessage-deflate; server_max_window_bits",

@@ -14,14 +14,14 @@ final class WebSocketsPackageInteropTests: XCTestCase {
   }
 
   private func converse(
-    compression: String, ending: String
+    compression: String, ending: String, policy: PerMessageDeflatePolicy = .init()
   ) async throws -> (ClientReport, LoopbackEchoServer.Report) {
     guard let python = await PythonProcess.interpreter(importing: "websockets.sync.client") else {
       throw XCTSkip("no python3 with the websockets package (pip install websockets)")
     }
     let (listener, port) = try LoopbackEchoServer.listen()
     let reports = LoopbackEchoServer.start(
-      listener: listener, maximumMessageBytes: 100_000, policy: PerMessageDeflatePolicy())
+      listener: listener, maximumMessageBytes: 100_000, policy: policy)
     var output: Result<[UInt8], any Error>
     do {
       output = .success(
@@ -72,5 +72,15 @@ final class WebSocketsPackageInteropTests: XCTestCase {
     XCTAssertTrue(client.echoes)
     XCTAssertEqual(server.failure?.closeCode, .unsupportedData)
     XCTAssertEqual(client.close, 1003)
+  }
+
+  func testLeanPolicyWindowsWithTheDefaultOffer() async throws {
+    let (client, server) = try await converse(
+      compression: "deflate", ending: "close", policy: .lean)
+    XCTAssertNil(server.problem)
+    XCTAssertEqual(client.extensions, "permessage-deflate; client_max_window_bits=12")
+    XCTAssertEqual(server.deflate?.deflateWindowBits, 12)
+    XCTAssertTrue(client.echoes)
+    XCTAssertEqual(client.close, 1000)
   }
 }
