@@ -73,6 +73,21 @@ public struct WebSocketHandshake: Sendable, Hashable {
         == true
   }
 
+  /// The origin policy: clients that send no `Origin` (not browsers) pass, as do
+  /// same-origin pages and origins in `allowList` (compared without regard to case or a
+  /// trailing slash). Answer 403 otherwise.
+  public func isOriginAllowed(by allowList: [String] = []) -> Bool {
+    guard let origin else { return true }
+    if isSameOrigin { return true }
+    let normalized = Self.normalize(origin)
+    return allowList.contains { Self.normalize($0) == normalized }
+  }
+
+  private static func normalize(_ origin: String) -> String {
+    let lowered = origin.lowercased()
+    return lowered.hasSuffix("/") ? String(lowered.dropLast()) : lowered
+  }
+
   /// `Sec-WebSocket-Accept` for `key`: base64 of the SHA-1 of the key and the GUID.
   public static func accept(forKey key: String) -> String {
     Base64.encode(SHA1.digest(Array((key + acceptGUID).utf8)))

@@ -96,4 +96,14 @@ final class WebSocketHandshakeTests: XCTestCase {
     XCTAssertFalse(RequestOrigin.matches("https://[::1]:8443", host: "[::1]"))
     XCTAssertFalse(RequestOrigin.matches("http://a:x", host: "a"))
   }
+
+  func testOriginPolicy() throws {
+    XCTAssertTrue(try WebSocketHandshake(head()).isOriginAllowed(by: []))
+    let same = try WebSocketHandshake(head(adding: [("Origin", "http://example.com:8080")]))
+    XCTAssertTrue(same.isOriginAllowed(by: []))
+    let other = try WebSocketHandshake(head(adding: [("Origin", "https://Dash.Example.org")]))
+    XCTAssertFalse(other.isOriginAllowed(by: []))
+    XCTAssertFalse(other.isOriginAllowed(by: ["https://dash.example.org:8443"]))
+    XCTAssertTrue(other.isOriginAllowed(by: ["http://x", "https://dash.example.org/"]))
+  }
 }
