@@ -44,7 +44,9 @@ public enum RequestOrigin {
 
   /// A host and a port, compared together.
   struct HostAndPort: Hashable {
+    /// The host, lower-cased, brackets kept for IPv6.
     let host: String
+    /// The port, explicit or the scheme's default.
     let port: Int
   }
 }

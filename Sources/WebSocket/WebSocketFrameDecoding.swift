@@ -31,6 +31,7 @@ struct WebSocketFrameDecoding {
   private var closed = false
 
   /// A decoder; `deflate` is the negotiated permessage-deflate, nil when none was.
+  /// A decoder in its initial state; see `WebSocketFrameDecoder.init`.
   init(
     maximumMessageBytes: Int, acceptsBinary: Bool = false,
     deflate: PerMessageDeflateParameters? = nil

@@ -9,12 +9,17 @@ struct WebSocketFrameHeader {
     case ping = 0x9
     case pong = 0xA
 
+    /// Close, ping and pong: at most 125 bytes, never fragmented.
     var isControl: Bool { rawValue & 0x8 != 0 }
   }
 
+  /// The last frame of its message.
   let fin: Bool
+  /// Compressed (permessage-deflate), allowed on a message's first frame only.
   let rsv1: Bool
+  /// What the frame carries.
   let opcode: Opcode
+  /// The payload's length as declared, already checked against nothing but the encoding.
   let payloadLength: Int
   /// The masking key in wire (memory) order.
   let maskKey: UInt32
@@ -67,6 +72,7 @@ struct WebSocketFrameHeader {
     }
   }
 
+  /// A 1002 close for `reason`.
   static func protocolError(_ reason: String) -> WebSocketProtocolError {
     WebSocketProtocolError(.protocolError, reason)
   }

@@ -3,6 +3,7 @@ public struct WebSocketHandshakeRefusal: Error, Sendable, Hashable {
   /// The response to write; it carries `Connection: close`.
   public let response: HTTPResponse
 
+  /// A refusal answering `status` with `reason` as a plain-text body.
   init(_ status: HTTPStatus, _ reason: String, headers: [(String, String)] = []) {
     response = .text(status, reason, headers: headers)
   }

@@ -7,6 +7,7 @@ public struct ZlibFailure: Error, Sendable, Hashable, CustomStringConvertible {
   /// zlib's message, or a description of the code.
   public let message: String
 
+  /// The failure `code`, with the message zlib left in `stream`.
   init(code: Int32, stream: z_stream) {
     self.code = code
     self.message = stream.msg.map { String(cString: $0) } ?? "zlib error \(code)"

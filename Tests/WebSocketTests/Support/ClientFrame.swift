@@ -3,26 +3,32 @@
 /// Builds frames as a client sends them (masked unless told otherwise), written here from
 /// RFC 6455 section 5.2 rather than through the encoder under test.
 struct ClientFrame {
+  /// The header bits, each settable to break a rule on purpose.
   var fin = true
   var rsv1 = false
   var rsv2 = false
   var rsv3 = false
   var opcode: UInt8
+  /// The payload before masking.
   var payload: [UInt8]
+  /// The masking key; nil sends the frame unmasked, which a server must refuse.
   var maskKey: [UInt8]? = [0x37, 0xFA, 0x21, 0x3D]
   /// Forces the 16- or 64-bit length form even for short payloads (to test minimality).
   var lengthForm: LengthForm = .shortest
 
+  /// Which length encoding to write.
   enum LengthForm {
     case shortest
     case sixteenBits
     case sixtyFourBits
   }
 
+  /// A masked text frame.
   static func text(_ text: String, fin: Bool = true) -> ClientFrame {
     ClientFrame(fin: fin, opcode: 0x1, payload: Array(text.utf8))
   }
 
+  /// The frame as sent on the wire.
   var bytes: [UInt8] {
     var output: [UInt8] = [
       (fin ? 0x80 : 0) | (rsv1 ? 0x40 : 0) | (rsv2 ? 0x20 : 0) | (rsv3 ? 0x10 : 0) | opcode
@@ -56,6 +62,7 @@ struct ClientFrame {
 
 /// A frame as the server wrote it, parsed independently of the decoder under test.
 struct ServerFrame: Equatable {
+  /// The header bits and payload as read.
   var fin: Bool
   var rsv1: Bool
   var opcode: UInt8
@@ -92,9 +99,11 @@ struct ServerFrame: Equatable {
 
 /// Runs a decoder over bytes, collecting events and the error, if any.
 struct DecodeResult {
+  /// The events in order, and the error that ended decoding, if any.
   var events: [WebSocketEvent] = []
   var error: WebSocketProtocolError?
 
+  /// Feeds `pieces` one call each, stopping at the first error.
   static func run(
     _ decoder: WebSocketFrameDecoder, _ pieces: [[UInt8]]
   ) -> DecodeResult {

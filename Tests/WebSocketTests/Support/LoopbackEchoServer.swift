@@ -9,11 +9,16 @@ import WebSocket
 enum LoopbackEchoServer {
   /// What the server saw.
   struct Report: Sendable {
+    /// The agreed compression, if any.
     var deflate: PerMessageDeflateParameters?
+    /// Text messages echoed and pings answered.
     var texts = 0
     var pings = 0
+    /// The code in the client's close frame.
     var peerClose: WebSocketCloseCode?
+    /// The protocol error the decoder reported, which the server closed with.
     var failure: WebSocketProtocolError?
+    /// Anything that went wrong outside the protocol (no connection, a timeout).
     var problem: String?
   }
 

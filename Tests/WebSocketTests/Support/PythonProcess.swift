@@ -4,7 +4,9 @@ import Foundation
 /// files, so neither side can block on a full pipe, and a deadline after which the process
 /// is killed and reaped, so nothing outlives the test.
 enum PythonProcess {
+  /// Python could not be run or failed.
   struct Failure: Error, CustomStringConvertible {
+    /// What happened, with Python's stderr.
     let description: String
   }
 
