@@ -98,6 +98,60 @@ final class PerMessageDeflateTests: XCTestCase {
     }
   }
 
+  /// Messages larger than the 16 KiB pieces zlib works in, compressible or not, survive the
+  /// encoder and decoder, split across reads at random.
+  func testLargeMessagesRoundTripThroughEncoderAndDecoder() throws {
+    var generator = SystemRandomNumberGenerator()
+    let noise = (0..<100_000).map { _ in UInt8.random(in: 0x21...0x7E, using: &generator) }
+    let texts = [
+      String(decoding: noise, as: UTF8.self), String(repeating: "é-", count: 30_000), "short",
+    ]
+    for offer in [
+      "permessage-deflate",
+      "permessage-deflate; server_no_context_takeover; client_no_context_takeover",
+    ] {
+      let agreed = parameters(offer)
+      let encoder = try WebSocketFrameEncoder(deflate: agreed)
+      var output: [UInt8] = []
+      encoder.appendTextMessages(lines: Array(texts.map { $0 + "\n" }.joined().utf8), to: &output)
+      let frames = try XCTUnwrap(ServerFrame.parseAll(output))
+      XCTAssertLessThan(frames[1].payload.count, 2000, offer)
+      var wire: [UInt8] = []
+      for frame in frames {
+        var client = ClientFrame(opcode: frame.opcode, payload: frame.payload)
+        client.rsv1 = frame.rsv1
+        wire += client.bytes
+      }
+      var pieces: [[UInt8]] = []
+      var offset = 0
+      while offset < wire.count {
+        let size = min(wire.count - offset, Int.random(in: 1...40_000, using: &generator))
+        pieces.append(Array(wire[offset..<offset + size]))
+        offset += size
+      }
+      let decoder = try WebSocketFrameDecoder(maximumMessageBytes: 100_000, deflate: agreed)
+      let result = DecodeResult.run(decoder, pieces)
+      XCTAssertNil(result.error, offer)
+      // Compared as a whole so a failure does not print megabytes.
+      XCTAssertEqual(result.events.count, texts.count, offer)
+      XCTAssertTrue(result.events == texts.map { .text(Array($0.utf8)) }, offer)
+    }
+  }
+
+  func testTheInflatedCapIsExact() throws {
+    let agreed = parameters("permessage-deflate; client_no_context_takeover")
+    for (size, fits) in [(50_000, true), (50_001, false)] {
+      let deflater = try PerMessageDeflater(agreed)
+      try deflater.compress([UInt8](repeating: 0x62, count: size))
+      var frame = ClientFrame(opcode: 0x1, payload: deflater.compressed)
+      frame.rsv1 = true
+      let decoder = try WebSocketFrameDecoder(maximumMessageBytes: 50_000, deflate: agreed)
+      let result = DecodeResult.run(decoder, [frame.bytes])
+      XCTAssertEqual(result.error == nil, fits, "\(size)")
+      XCTAssertEqual(result.error?.closeCode, fits ? nil : .messageTooBig, "\(size)")
+    }
+  }
+
   func testDecompressionBombIs1009() throws {
     let agreed = parameters("permessage-deflate")
     let deflater = try PerMessageDeflater(agreed)
