@@ -36,6 +36,8 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    // The WebSocket and HTTP/1.1 codec for `--http`: pure byte transforms, no I/O.
+    .target(name: "WebSocket", dependencies: ["CZlib"]),
     .executableTarget(
       name: "observable-server",
       dependencies: [
@@ -70,6 +72,11 @@ let package = Package(
         "ObservableServer", "IndefiniteObservable", "Locking", "CZlib",
         .product(name: "Logging", package: "swift-log"),
       ],
+      exclude: ["Scripts"]
+    ),
+    .testTarget(
+      name: "WebSocketTests",
+      dependencies: ["WebSocket"],
       exclude: ["Scripts"]
     ),
   ],
