@@ -7,6 +7,7 @@ let package = Package(
   products: [
     .library(name: "IndefiniteObservable", targets: ["IndefiniteObservable"]),
     .library(name: "ObservableServer", targets: ["ObservableServer"]),
+    .library(name: "NATS", targets: ["NATS"]),
     .executable(name: "observable-server", targets: ["observable-server"]),
     .executable(name: "observable-bench", targets: ["observable-bench"]),
   ],
@@ -28,6 +29,9 @@ let package = Package(
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     // libsystemd, loaded at run time so that building needs no libsystemd-dev.
     .target(name: "CSystemd", linkerSettings: [.linkedLibrary("dl")]),
+
+    // The NATS client protocol and the JetStream API, without I/O, for clustering.
+    .target(name: "NATS"),
 
     .target(
       name: "ObservableServer",
@@ -72,6 +76,8 @@ let package = Package(
       ],
       exclude: ["Scripts"]
     ),
+    // The NATS client against its own fakes and against a real nats-server it starts.
+    .testTarget(name: "NATSTests", dependencies: ["NATS", "Locking"]),
   ],
   swiftLanguageModes: [.v6]
 )
