@@ -57,7 +57,8 @@ public struct NATSClientSession: Sendable {
 
   /// A session; `inboxToken` makes the inbox unique (tests fix it, others take a random one).
   public init(
-    servers: [NATSServerURL], options: NATSConnectOptions, pingInterval: Duration = .seconds(2), maxPingsOut: Int = 2,
+    servers: [NATSServerURL], options: NATSConnectOptions, pingInterval: Duration = .seconds(2),
+    maxPingsOut: Int = 2,
     connectTimeout: Duration = .seconds(2), inboxToken: String = NATSInbox.randomToken()
   ) {
     self.servers = NATSServerPool(configured: servers)
@@ -238,7 +239,8 @@ public struct NATSClientSession: Sendable {
     if inboxSID == nil { inboxSID = try subscribe(subject: inboxPrefix + ".*") }
     let id = requests.add(deadline: now + timeout)
     do {
-      try publish(subject: subject, replyTo: "\(inboxPrefix).\(id.value)", headers: headers,
+      try publish(
+        subject: subject, replyTo: "\(inboxPrefix).\(id.value)", headers: headers,
         payload: payload)
     } catch {
       _ = requests.remove(id)

@@ -31,9 +31,12 @@ public struct NATSConnectOptions: Sendable, Equatable, Encodable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case verbose, pedantic, headers, echo, protocolVersion = "protocol", name, lang, version
+    case verbose, pedantic, headers, echo
+    case protocolVersion = "protocol"
+    case name, lang, version
     case noResponders = "no_responders"
-    case user, pass, authToken = "auth_token"
+    case user, pass
+    case authToken = "auth_token"
   }
 
   /// Encodes the fields the notes require, and the credentials only when there are some.

@@ -42,8 +42,7 @@ enum NATSHeaderBlockReader {
   }
 
   /// The status code and description after `NATS/1.0`.
-  private static func status(_ rest: ArraySlice<UInt8>) throws(NATSProtocolError) -> NATSHeaders
-  {
+  private static func status(_ rest: ArraySlice<UInt8>) throws(NATSProtocolError) -> NATSHeaders {
     let text = String(decoding: rest, as: UTF8.self).trimmingBlanks()
     guard !text.isEmpty else { return NATSHeaders() }
     let code = text.prefix { $0 != " " && $0 != "\t" }

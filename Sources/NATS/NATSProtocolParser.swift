@@ -15,7 +15,8 @@ public struct NATSProtocolParser: Sendable {
   /// JetStream direct get.
   public static let headerAllowance = 64 * 1024
 
-  /// The longest control line accepted; INFO with many `connect_urls` is the longest.
+  /// The longest control line accepted, without its CRLF; INFO with many `connect_urls` is
+  /// the longest.
   public var maxControlLine: Int
   /// The largest message (headers and payload) accepted.
   public var maxMessageBytes: Int
@@ -80,16 +81,17 @@ public struct NATSProtocolParser: Sendable {
     let searchStart = max(scanned, position)
     guard let lineFeed = buffer[searchStart...].firstIndex(of: lf) else {
       scanned = buffer.count
-      if buffer.count - position > maxControlLine {
+      // The line and a CR may be held while the LF is awaited; one byte more cannot fit.
+      if buffer.count - position > maxControlLine + 1 {
         throw .controlLineTooLong(limit: maxControlLine)
       }
       return nil
     }
-    guard lineFeed - position <= maxControlLine else {
-      throw .controlLineTooLong(limit: maxControlLine)
-    }
     var end = lineFeed
     if end > position && buffer[end - 1] == cr { end -= 1 }
+    guard end - position <= maxControlLine else {
+      throw .controlLineTooLong(limit: maxControlLine)
+    }
     let start = position
     position = lineFeed + 1
     scanned = position
@@ -214,8 +216,8 @@ public struct NATSProtocolParser: Sendable {
   private func matches(_ range: Range<Int>, _ lowercase: StaticString) -> Bool {
     guard range.count == lowercase.utf8CodeUnitCount else { return false }
     let expected = UnsafeBufferPointer(start: lowercase.utf8Start, count: range.count)
-    for (offset, byte) in expected.enumerated() where buffer[range.lowerBound + offset] | 0x20 != byte
-    {
+    for (offset, byte) in expected.enumerated()
+    where buffer[range.lowerBound + offset] | 0x20 != byte {
       return false
     }
     return true

@@ -15,8 +15,7 @@ public struct NATSServerURL: Sendable, Hashable, CustomStringConvertible {
   public var credentials: NATSCredentials
 
   /// An address from its parts.
-  public init(host: String, port: UInt16 = Self.defaultPort, credentials: NATSCredentials = .none)
-  {
+  public init(host: String, port: UInt16 = Self.defaultPort, credentials: NATSCredentials = .none) {
     self.host = host
     self.port = port
     self.credentials = credentials
@@ -55,7 +54,8 @@ public struct NATSServerURL: Sendable, Hashable, CustomStringConvertible {
   public init(connectURL text: String, credentials: NATSCredentials = .none)
     throws(NATSURLError)
   {
-    let (host, port) = try Self.hostAndPort(Substring(text), whole: text, defaultPort: Self.defaultPort)
+    let (host, port) = try Self.hostAndPort(
+      Substring(text), whole: text, defaultPort: Self.defaultPort)
     self.init(host: host, port: port, credentials: credentials)
   }
 
@@ -112,7 +112,8 @@ public struct NATSServerURL: Sendable, Hashable, CustomStringConvertible {
         bytes.append(byte)
         continue
       }
-      guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue)
+      guard let high = iterator.next().flatMap(hexValue),
+        let low = iterator.next().flatMap(hexValue)
       else { throw .badEscape(String(text)) }
       bytes.append(high << 4 | low)
     }
