@@ -43,6 +43,11 @@ public struct NATSClientSession: Sendable {
   public let inboxPrefix: String
   /// The servers to connect to, with those learnt from INFO's `connect_urls`.
   public var servers: NATSServerPool
+  /// PINGs sent on this connection, the handshake's included.
+  public private(set) var pingsSent = 0
+  /// PONGs received on this connection; PONGs answer PINGs in order, so once this reaches
+  /// the value ``sendPing()`` returned, the server has processed everything sent before it.
+  public private(set) var pongsReceived = 0
   /// The subscriptions by sid, the inbox's included.
   public private(set) var subscriptions: [UInt64: Subscription] = [:]
 
@@ -87,6 +92,8 @@ public struct NATSClientSession: Sendable {
     options.credentials = server.credentials
     state = .awaitingInfo
     pingsOut = 0
+    pingsSent = 0
+    pongsReceived = 0
     timerDeadline = now + connectTimeout
   }
 
@@ -137,6 +144,7 @@ public struct NATSClientSession: Sendable {
       encoder.pong(into: &outbound)
     case .pong:
       pingsOut = 0
+      pongsReceived += 1
       if state == .awaitingPong {
         state = .connected
         servers.connected()
@@ -151,7 +159,7 @@ public struct NATSClientSession: Sendable {
       if state == .awaitingInfo {
         encoder.connect(options, into: &outbound)
         resubscribe()
-        encoder.ping(into: &outbound)
+        _ = sendPing()
         state = .awaitingPong
       } else {
         events.append(.serverInfo(info))
@@ -180,9 +188,17 @@ public struct NATSClientSession: Sendable {
         return
       }
       pingsOut += 1
-      encoder.ping(into: &outbound)
+      _ = sendPing()
       timerDeadline = now + pingInterval
     }
+  }
+
+  /// Sends a PING, and returns the number ``pongsReceived`` reaches when its PONG comes:
+  /// a flush, to know that subscriptions before it are in place.
+  public mutating func sendPing() -> Int {
+    encoder.ping(into: &outbound)
+    pingsSent += 1
+    return pingsSent
   }
 
   /// Sends SUB for every subscription, as a new connection needs; called on each handshake.
