@@ -44,19 +44,20 @@ public struct NATSClientSession: Sendable {
   /// The servers to connect to, with those learnt from INFO's `connect_urls`.
   public var servers: NATSServerPool
   /// PINGs sent on this connection, the handshake's included.
-  public private(set) var pingsSent = 0
+  public internal(set) var pingsSent = 0
   /// PONGs received on this connection; PONGs answer PINGs in order, so once this reaches
   /// the value ``sendPing()`` returned, the server has processed everything sent before it.
   public private(set) var pongsReceived = 0
   /// The subscriptions by sid, the inbox's included.
-  public private(set) var subscriptions: [UInt64: Subscription] = [:]
+  public internal(set) var subscriptions: [UInt64: Subscription] = [:]
 
+  // The commands' extension in another file uses the state below.
   private var parser = NATSProtocolParser()
-  private var encoder = NATSCommandEncoder()
-  private var outbound: [UInt8] = []
-  private var nextSID: UInt64 = 1
-  private var inboxSID: UInt64?
-  private var requests = NATSRequestTable()
+  var encoder = NATSCommandEncoder()
+  var outbound: [UInt8] = []
+  var nextSID: UInt64 = 1
+  var inboxSID: UInt64?
+  var requests = NATSRequestTable()
   private var pingsOut = 0
   private var timerDeadline: ContinuousClock.Instant?
 
@@ -191,82 +192,5 @@ public struct NATSClientSession: Sendable {
       _ = sendPing()
       timerDeadline = now + pingInterval
     }
-  }
-
-  /// Sends a PING, and returns the number ``pongsReceived`` reaches when its PONG comes:
-  /// a flush, to know that subscriptions before it are in place.
-  public mutating func sendPing() -> Int {
-    encoder.ping(into: &outbound)
-    pingsSent += 1
-    return pingsSent
-  }
-
-  /// Sends SUB for every subscription, as a new connection needs; called on each handshake.
-  public mutating func resubscribe() {
-    for (sid, subscription) in subscriptions.sorted(by: { $0.key < $1.key }) {
-      // Subjects were checked when the subscription was made.
-      try? encoder.subscribe(
-        subject: subscription.subject, queueGroup: subscription.queueGroup, sid: sid,
-        into: &outbound)
-    }
-  }
-
-  /// Subscribes to `subject` (a pattern may use `*` and `>`); kept across reconnections.
-  public mutating func subscribe(subject: String, queueGroup: String? = nil)
-    throws(NATSCommandError) -> UInt64
-  {
-    var command: [UInt8] = []
-    try encoder.subscribe(subject: subject, queueGroup: queueGroup, sid: nextSID, into: &command)
-    let sid = nextSID
-    nextSID += 1
-    subscriptions[sid] = Subscription(subject: subject, queueGroup: queueGroup)
-    if state == .connected || state == .awaitingPong { outbound.append(contentsOf: command) }
-    return sid
-  }
-
-  /// Removes a subscription; messages already on their way for it are dropped.
-  public mutating func unsubscribe(sid: UInt64) {
-    guard subscriptions.removeValue(forKey: sid) != nil else { return }
-    if state == .connected || state == .awaitingPong {
-      encoder.unsubscribe(sid: sid, into: &outbound)
-    }
-  }
-
-  /// Publishes a message, with headers if `headers` is not `nil`.
-  public mutating func publish(
-    subject: String, replyTo: String? = nil, headers: NATSHeaders? = nil,
-    payload: some Collection<UInt8>
-  ) throws(NATSCommandError) {
-    guard state == .connected else { throw .notConnected }
-    if let headers {
-      try encoder.publish(
-        subject: subject, replyTo: replyTo, headers: headers, payload: payload, into: &outbound)
-    } else {
-      try encoder.publish(subject: subject, replyTo: replyTo, payload: payload, into: &outbound)
-    }
-  }
-
-  /// Publishes a request whose reply comes back as a `.reply` event, or fails by `timeout`.
-  public mutating func request(
-    subject: String, headers: NATSHeaders? = nil, payload: some Collection<UInt8>,
-    timeout: Duration, now: ContinuousClock.Instant
-  ) throws(NATSCommandError) -> NATSRequestID {
-    guard state == .connected else { throw .notConnected }
-    if inboxSID == nil { inboxSID = try subscribe(subject: inboxPrefix + ".*") }
-    let id = requests.add(deadline: now + timeout)
-    do {
-      try publish(
-        subject: subject, replyTo: "\(inboxPrefix).\(id.value)", headers: headers,
-        payload: payload)
-    } catch {
-      _ = requests.remove(id)
-      throw error
-    }
-    return id
-  }
-
-  /// Stops waiting for a request; a reply that comes later is dropped.
-  public mutating func cancel(_ id: NATSRequestID) {
-    _ = requests.remove(id)
   }
 }

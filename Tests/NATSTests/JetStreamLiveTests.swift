@@ -33,7 +33,9 @@ final class JetStreamLiveTests: XCTestCase {
       try JetStreamAPI.decodeStreamInfo(client.call(JetStreamAPI.createStream(config))), config)
     var changed = config
     changed.subjects = ["obs-retained.>", "other-retained.>"]
-    XCTAssertThrowsError(try JetStreamAPI.decodeStreamInfo(client.call(JetStreamAPI.createStream(changed)))) {
+    XCTAssertThrowsError(
+      try JetStreamAPI.decodeStreamInfo(client.call(JetStreamAPI.createStream(changed)))
+    ) {
       guard case .api(let error) = $0 as? JetStreamError else { return XCTFail("\($0)") }
       XCTAssertEqual(error.errorCode, JetStreamAPIError.streamNameInUse)
       XCTAssertEqual(error.code, 400)
@@ -86,7 +88,8 @@ final class JetStreamLiveTests: XCTestCase {
     let (_, client) = try clientWithStream()
     for (subject, value) in [
       ("obs-retained.room.1", "1a"), ("obs-retained.room.2", "2a"), ("obs-retained.room.1", "1b"),
-      ("obs-retained.room.3", "3a"), ("obs-retained.room.3.deep", "no"), ("obs-retained.hall", "no"),
+      ("obs-retained.room.3", "3a"), ("obs-retained.room.3.deep", "no"),
+      ("obs-retained.hall", "no"),
     ] {
       _ = try store(client, subject, value)
     }

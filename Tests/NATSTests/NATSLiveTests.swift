@@ -35,7 +35,8 @@ final class NATSLiveTests: XCTestCase {
     try subscriber.flush()
     XCTAssertEqual(subscriber.messages(sid: exact).map(text), ["a"])
     XCTAssertEqual(subscriber.messages(sid: single).map(text), ["a", "b"])
-    XCTAssertEqual(subscriber.messages(sid: tail).map(\.subject), ["obs.room.1", "obs.room.2", "obs.room.2.x"])
+    XCTAssertEqual(
+      subscriber.messages(sid: tail).map(\.subject), ["obs.room.1", "obs.room.2", "obs.room.2.x"])
   }
 
   func testOwnPublishesAreNotEchoed() throws {
@@ -89,12 +90,18 @@ final class NATSLiveTests: XCTestCase {
     try requester.run(until: { connection in
       connection.events.contains { if case .reply(id, _) = $0 { true } else { false } }
     })
-    XCTAssertTrue(requester.events.contains(.reply(id, .success(NATSMessage(
-      subject: replyTo, sid: 1, payload: Array("42".utf8)[...])))), "\(requester.events)")
+    XCTAssertTrue(
+      requester.events.contains(
+        .reply(
+          id,
+          .success(
+            NATSMessage(
+              subject: replyTo, sid: 1, payload: Array("42".utf8)[...])))), "\(requester.events)")
 
     XCTAssertEqual(try requester.request("svc.nobody"), .failure(.noResponders))
     let started = ContinuousClock.now
-    XCTAssertEqual(try requester.request("svc.silent", timeout: .milliseconds(300)), .failure(.timeout))
+    XCTAssertEqual(
+      try requester.request("svc.silent", timeout: .milliseconds(300)), .failure(.timeout))
     XCTAssertGreaterThanOrEqual(ContinuousClock.now - started, .milliseconds(300))
   }
 

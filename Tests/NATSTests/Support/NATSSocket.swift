@@ -44,8 +44,10 @@ enum NATSSocket {
   /// Waits until `fd` is ready for `events`, up to `timeout`.
   static func wait(_ fd: Int32, events: Int16, timeout: Duration) -> Bool {
     var descriptor = pollfd(fd: fd, events: events, revents: 0)
-    let milliseconds = max(0, Int32(timeout.components.seconds * 1000)
-      + Int32(timeout.components.attoseconds / 1_000_000_000_000_000))
+    let milliseconds = max(
+      0,
+      Int32(timeout.components.seconds * 1000)
+        + Int32(timeout.components.attoseconds / 1_000_000_000_000_000))
     return poll(&descriptor, 1, milliseconds) == 1
   }
 

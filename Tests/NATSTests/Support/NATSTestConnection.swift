@@ -18,7 +18,8 @@ final class NATSTestConnection {
   private(set) var connections: [NATSServerURL] = []
   /// Replies by request, taken out by ``request(_:payload:headers:timeout:)``.
   private var replies: [NATSRequestID: Result<NATSMessage, NATSRequestError>] = [:]
-  private var policy = NATSReconnectPolicy(initialDelay: .milliseconds(50), maxDelay: .milliseconds(500))
+  private var policy = NATSReconnectPolicy(
+    initialDelay: .milliseconds(50), maxDelay: .milliseconds(500))
 
   /// Connects to the first of `servers` and completes the handshake.
   init(servers: [NATSServerURL], name: String, pingInterval: Duration = .seconds(2)) throws {
@@ -122,10 +123,13 @@ final class NATSTestConnection {
   }
 
   /// Publishes a payload.
-  func publish(_ subject: String, _ text: String, headers: NATSHeaders? = nil, replyTo: String? = nil)
+  func publish(
+    _ subject: String, _ text: String, headers: NATSHeaders? = nil, replyTo: String? = nil
+  )
     throws
   {
-    try session.publish(subject: subject, replyTo: replyTo, headers: headers, payload: Array(text.utf8))
+    try session.publish(
+      subject: subject, replyTo: replyTo, headers: headers, payload: Array(text.utf8))
     try step(until: .now)
   }
 

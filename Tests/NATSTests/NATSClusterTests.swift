@@ -1,0 +1,89 @@
+import Foundation
+import Glibc
+import XCTest
+
+@testable import NATS
+
+/// The client in a three-node NATS cluster: servers learnt from `connect_urls`, and a
+/// reconnection to another node when its server is killed.
+final class NATSClusterTests: XCTestCase {
+  private func url(_ node: NATSServerProcess) -> NATSServerURL {
+    NATSServerURL(host: "127.0.0.1", port: node.port)
+  }
+
+  func testLearnsTheClusterAndReconnectsToAnotherNodeAfterSIGKILL() throws {
+    let cluster = try NATSClusterProcesses(self)
+    let (n1, n2, n3) = (cluster.nodes[0], cluster.nodes[1], cluster.nodes[2])
+    // Configured with n1 only: the others must come from INFO's connect_urls.
+    let subscriber = try NATSTestConnection(servers: [url(n1)], name: "subscriber")
+    try subscriber.run(until: { $0.session.servers.servers.count == 3 }, timeout: .seconds(10))
+    XCTAssertEqual(
+      Set(subscriber.session.servers.servers.map(\.port)), Set([n1.port, n2.port, n3.port]))
+    let sid = try subscriber.subscribe("cluster.>")
+    let publisher = try NATSTestConnection(servers: [url(n3)], name: "publisher")
+
+    // Routes carry interest asynchronously: publish until the first value arrives.
+    try publishUntilReceived(publisher, subscriber, sid: sid, value: "before")
+
+    n1.stop(signal: SIGKILL)
+    let killed = ContinuousClock.now
+    try subscriber.run(until: { $0.session.state == .connected && $0.connections.count == 2 })
+    let reconnection = ContinuousClock.now - killed
+    XCTAssertNotEqual(subscriber.connections.last?.port, n1.port)
+    XCTAssertLessThan(reconnection, .seconds(3), "reconnected in \(reconnection)")
+    try publishUntilReceived(publisher, subscriber, sid: sid, value: "after")
+  }
+
+  func testReplicatedStreamStoresAndAnyNodeReadsIt() throws {
+    let cluster = try NATSClusterProcesses(self)
+    let writer = try NATSTestConnection(servers: [url(cluster.nodes[0])], name: "writer")
+    let reader = try NATSTestConnection(servers: [url(cluster.nodes[2])], name: "reader")
+    let config = JetStreamStreamConfig(name: "OBS", subjects: ["obs-retained.>"], replicas: 3)
+    // JetStream elects its meta leader after the cluster forms; until then calls fail.
+    let created = try retrying(timeout: .seconds(20)) {
+      try JetStreamAPI.decodeStreamInfo(writer.call(JetStreamAPI.createStream(config)))
+    }
+    XCTAssertEqual(created.replicas, 3)
+    let ack = try retrying(timeout: .seconds(20)) {
+      try JetStreamAPI.decodePublishAck(writer.request("obs-retained.x", payload: Array("v".utf8)))
+    }
+    let stored = try retrying(timeout: .seconds(10)) {
+      try JetStreamAPI.decodeDirectGet(
+        reader.call(JetStreamAPI.directGetLast(stream: "OBS", subject: "obs-retained.x")))
+    }
+    XCTAssertEqual(stored?.sequence, ack.sequence)
+    XCTAssertEqual(stored.map { Array($0.payload) }, Array("v".utf8))
+  }
+
+  /// Publishes `value` every 100 ms until the subscriber has it, up to 5 s.
+  private func publishUntilReceived(
+    _ publisher: NATSTestConnection, _ subscriber: NATSTestConnection, sid: UInt64, value: String
+  ) throws {
+    let deadline = ContinuousClock.now + .seconds(5)
+    let received = {
+      subscriber.messages(sid: sid).contains { Array($0.payload) == Array(value.utf8) }
+    }
+    while !received() {
+      guard ContinuousClock.now < deadline else {
+        throw NATSTestFailure("'\(value)' never arrived; events: \(subscriber.events.suffix(5))")
+      }
+      try publisher.publish("cluster.\(value)", value)
+      try? subscriber.run(until: { _ in received() }, timeout: .milliseconds(100))
+    }
+  }
+
+  /// Runs `body` until it does not throw a temporary JetStream error, up to `timeout`.
+  private func retrying<Value>(timeout: Duration, _ body: () throws -> Value) throws -> Value {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+      do {
+        return try body()
+      } catch let error as JetStreamError
+        where (error.isTemporary || error == .request(.noResponders))
+        && ContinuousClock.now < deadline
+      {
+        usleep(200_000)
+      }
+    }
+  }
+}
