@@ -34,6 +34,26 @@ final class NATSClusterTests: XCTestCase {
     try publishUntilReceived(publisher, subscriber, sid: sid, value: "after")
   }
 
+  func testSilentServerIsFoundDeadByPingsAndLeft() throws {
+    let cluster = try NATSClusterProcesses(self)
+    let (n1, n2) = (cluster.nodes[0], cluster.nodes[1])
+    let client = try NATSTestConnection(
+      servers: [url(n1), url(n2)], name: "client", pingInterval: .milliseconds(200))
+    let sid = try client.subscribe("silent.>")
+    // A stopped process keeps its sockets open: only the missing PONGs show it is gone.
+    n1.signal(SIGSTOP)
+    let stopped = ContinuousClock.now
+    try client.run(until: { $0.session.state == .connected && $0.connections.count == 2 })
+    let detection = ContinuousClock.now - stopped
+    XCTAssertTrue(client.events.contains(.dead(.pingTimeout)))
+    XCTAssertEqual(client.connections.last?.port, n2.port)
+    // Two unanswered PINGs 200 ms apart, then the third interval declares it dead.
+    XCTAssertGreaterThanOrEqual(detection, .milliseconds(400))
+    XCTAssertLessThan(detection, .seconds(2), "detected in \(detection)")
+    let publisher = try NATSTestConnection(servers: [url(cluster.nodes[2])], name: "publisher")
+    try publishUntilReceived(publisher, client, sid: sid, value: "resumed", subject: "silent.x")
+  }
+
   func testReplicatedStreamStoresAndAnyNodeReadsIt() throws {
     let cluster = try NATSClusterProcesses(self)
     let writer = try NATSTestConnection(servers: [url(cluster.nodes[0])], name: "writer")
@@ -57,7 +77,8 @@ final class NATSClusterTests: XCTestCase {
 
   /// Publishes `value` every 100 ms until the subscriber has it, up to 5 s.
   private func publishUntilReceived(
-    _ publisher: NATSTestConnection, _ subscriber: NATSTestConnection, sid: UInt64, value: String
+    _ publisher: NATSTestConnection, _ subscriber: NATSTestConnection, sid: UInt64, value: String,
+    subject: String? = nil
   ) throws {
     let deadline = ContinuousClock.now + .seconds(5)
     let received = {
@@ -67,7 +88,7 @@ final class NATSClusterTests: XCTestCase {
       guard ContinuousClock.now < deadline else {
         throw NATSTestFailure("'\(value)' never arrived; events: \(subscriber.events.suffix(5))")
       }
-      try publisher.publish("cluster.\(value)", value)
+      try publisher.publish(subject ?? "cluster.\(value)", value)
       try? subscriber.run(until: { _ in received() }, timeout: .milliseconds(100))
     }
   }

@@ -88,6 +88,11 @@ final class NATSServerProcess {
     return false
   }
 
+  /// Sends `number` to the server, such as SIGSTOP to make it silent without closing.
+  func signal(_ number: Int32) {
+    if process.isRunning { kill(process.processIdentifier, number) }
+  }
+
   /// Kills the server with `signal` and reaps it.
   func stop(signal: Int32 = SIGKILL) {
     guard process.isRunning else { return }

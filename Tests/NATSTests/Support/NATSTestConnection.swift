@@ -87,6 +87,7 @@ final class NATSTestConnection {
       return reconnect()
     }
     let handshakeDone = session.state == .connected
+    let seen = events.count
     do {
       try session.receive(bytes, now: .now, events: &events)
     } catch {
@@ -98,7 +99,9 @@ final class NATSTestConnection {
       connections.append(current)
     }
     collectReplies()
-    if case .dead = events.last { reconnect() }
+    if events[seen...].contains(where: { if case .dead = $0 { true } else { false } }) {
+      reconnect()
+    }
   }
 
   private func collectReplies() {
