@@ -41,28 +41,54 @@ extension NATSClientSession {
 
   /// Publishes a message, with headers if `headers` is not `nil`.
   public mutating func publish(
+    subject: String, replyTo: String? = nil, headers: NATSHeaders? = nil, payload: [UInt8]
+  ) throws(NATSCommandError) {
+    try send(subject: subject, replyTo: replyTo, headers: headers, payload: payload)
+  }
+
+  /// Publishes a message, with headers if `headers` is not `nil`.
+  ///
+  /// Each public entry point takes a concrete payload type, because a public generic is not
+  /// specialised in the server's module, and this runs for every clustered value.
+  public mutating func publish(
     subject: String, replyTo: String? = nil, headers: NATSHeaders? = nil,
-    payload: some Collection<UInt8>
+    payload: ArraySlice<UInt8>
+  ) throws(NATSCommandError) {
+    try send(subject: subject, replyTo: replyTo, headers: headers, payload: payload)
+  }
+
+  private mutating func send(
+    subject: String, replyTo: String?, headers: NATSHeaders?, payload: some Collection<UInt8>
   ) throws(NATSCommandError) {
     guard state == .connected else { throw .notConnected }
     if let headers {
-      try encoder.publish(
+      try encoder.encodePublish(
         subject: subject, replyTo: replyTo, headers: headers, payload: payload, into: &outbound)
     } else {
-      try encoder.publish(subject: subject, replyTo: replyTo, payload: payload, into: &outbound)
+      try encoder.encodePublish(
+        subject: subject, replyTo: replyTo, payload: payload, into: &outbound)
     }
   }
 
   /// Publishes a request whose reply comes back as a `.reply` event, or fails by `timeout`.
   public mutating func request(
-    subject: String, headers: NATSHeaders? = nil, payload: some Collection<UInt8>,
+    subject: String, headers: NATSHeaders? = nil, payload: [UInt8], timeout: Duration,
+    now: ContinuousClock.Instant
+  ) throws(NATSCommandError) -> NATSRequestID {
+    try request(
+      subject: subject, headers: headers, payload: payload[...], timeout: timeout, now: now)
+  }
+
+  /// Publishes a request whose reply comes back as a `.reply` event, or fails by `timeout`.
+  public mutating func request(
+    subject: String, headers: NATSHeaders? = nil, payload: ArraySlice<UInt8>,
     timeout: Duration, now: ContinuousClock.Instant
   ) throws(NATSCommandError) -> NATSRequestID {
     guard state == .connected else { throw .notConnected }
     if inboxSID == nil { inboxSID = try subscribe(subject: inboxPrefix + ".*") }
     let id = requests.add(deadline: now + timeout)
     do {
-      try publish(
+      try send(
         subject: subject, replyTo: "\(inboxPrefix).\(id.value)", headers: headers,
         payload: payload)
     } catch {

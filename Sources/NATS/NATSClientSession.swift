@@ -118,10 +118,24 @@ public struct NATSClientSession: Sendable {
 
   /// Reads bytes from the server; a thrown error means the connection must be dropped.
   public mutating func receive(
-    _ bytes: some Collection<UInt8>, now: ContinuousClock.Instant,
+    _ bytes: UnsafeRawBufferPointer, now: ContinuousClock.Instant,
     events: inout [NATSSessionEvent]
   ) throws(NATSProtocolError) {
     parser.append(bytes)
+    try drain(now: now, events: &events)
+  }
+
+  /// Reads bytes from the server; a thrown error means the connection must be dropped.
+  public mutating func receive(
+    _ bytes: [UInt8], now: ContinuousClock.Instant, events: inout [NATSSessionEvent]
+  ) throws(NATSProtocolError) {
+    parser.append(bytes)
+    try drain(now: now, events: &events)
+  }
+
+  private mutating func drain(now: ContinuousClock.Instant, events: inout [NATSSessionEvent])
+    throws(NATSProtocolError)
+  {
     while let operation = try parser.next() {
       handle(operation, now: now, events: &events)
     }

@@ -31,8 +31,40 @@ public struct NATSCommandEncoder: Sendable {
 
   /// `PUB <subject> [reply] <#bytes>`, then the payload.
   public func publish(
-    subject: String, replyTo: String? = nil, payload: some Collection<UInt8>,
+    subject: String, replyTo: String? = nil, payload: [UInt8], into output: inout [UInt8]
+  ) throws(NATSCommandError) {
+    try encodePublish(subject: subject, replyTo: replyTo, payload: payload, into: &output)
+  }
+
+  /// `PUB <subject> [reply] <#bytes>`, then the payload; concrete, for the server's calls
+  /// across modules to be specialised.
+  public func publish(
+    subject: String, replyTo: String? = nil, payload: ArraySlice<UInt8>,
     into output: inout [UInt8]
+  ) throws(NATSCommandError) {
+    try encodePublish(subject: subject, replyTo: replyTo, payload: payload, into: &output)
+  }
+
+  /// `HPUB <subject> [reply] <#header bytes> <#total bytes>`, then headers and payload.
+  public func publish(
+    subject: String, replyTo: String? = nil, headers: NATSHeaders, payload: [UInt8],
+    into output: inout [UInt8]
+  ) throws(NATSCommandError) {
+    try encodePublish(
+      subject: subject, replyTo: replyTo, headers: headers, payload: payload, into: &output)
+  }
+
+  /// `HPUB <subject> [reply] <#header bytes> <#total bytes>`, then headers and payload.
+  public func publish(
+    subject: String, replyTo: String? = nil, headers: NATSHeaders, payload: ArraySlice<UInt8>,
+    into output: inout [UInt8]
+  ) throws(NATSCommandError) {
+    try encodePublish(
+      subject: subject, replyTo: replyTo, headers: headers, payload: payload, into: &output)
+  }
+
+  func encodePublish(
+    subject: String, replyTo: String?, payload: some Collection<UInt8>, into output: inout [UInt8]
   ) throws(NATSCommandError) {
     try checkSubject(subject)
     if let replyTo { try checkSubject(replyTo) }
@@ -51,9 +83,8 @@ public struct NATSCommandEncoder: Sendable {
     output.append(contentsOf: crlf)
   }
 
-  /// `HPUB <subject> [reply] <#header bytes> <#total bytes>`, then headers and payload.
-  public func publish(
-    subject: String, replyTo: String? = nil, headers: NATSHeaders, payload: some Collection<UInt8>,
+  func encodePublish(
+    subject: String, replyTo: String?, headers: NATSHeaders, payload: some Collection<UInt8>,
     into output: inout [UInt8]
   ) throws(NATSCommandError) {
     try checkSubject(subject)

@@ -60,7 +60,18 @@ public struct NATSProtocolParser: Sendable {
   }
 
   /// Adds bytes read from the socket.
-  public mutating func append(_ bytes: some Collection<UInt8>) {
+  ///
+  /// Concrete overloads rather than one generic: a public generic is not specialised across
+  /// modules, and the server calls this for every read.
+  public mutating func append(_ bytes: UnsafeRawBufferPointer) { appendBytes(bytes) }
+
+  /// Adds bytes read from the socket.
+  public mutating func append(_ bytes: [UInt8]) { appendBytes(bytes) }
+
+  /// Adds bytes read from the socket.
+  public mutating func append(_ bytes: ArraySlice<UInt8>) { appendBytes(bytes) }
+
+  private mutating func appendBytes(_ bytes: some Collection<UInt8>) {
     if position == buffer.count {
       buffer.removeAll(keepingCapacity: true)
       scanned = 0
@@ -143,7 +154,8 @@ public struct NATSProtocolParser: Sendable {
     fields.3 = field(&cursor, line.upperBound)
     fields.4 = field(&cursor, line.upperBound)
     fields.5 = field(&cursor, line.upperBound)
-    let malformed = NATSProtocolError.malformedArguments(verb: verb, line: text(line))
+    // Built only on failure: a String of the line per message would cost more than parsing it.
+    var malformed: NATSProtocolError { .malformedArguments(verb: verb, line: text(line)) }
     guard let subject = fields.0, let sidField = fields.1, let third = fields.2, fields.5 == nil,
       let sid = number(sidField)
     else { throw malformed }
