@@ -21,6 +21,32 @@ final class NATSLiveTests: XCTestCase {
     XCTAssertEqual(client.connections.map(\.port), [server.port])
   }
 
+  func testCredentialsComeFromTheURL() throws {
+    let server = try NATSServerProcess.startSingle(
+      self, extra: "authorization { user: alice, password: \"s@cret\" }")
+    let good = try NATSServerURL(parsing: "nats://alice:s%40cret@127.0.0.1:\(server.port)")
+    let client = try NATSTestConnection(servers: [good], name: "good")
+    guard case .connected(let info) = client.events.first else {
+      return XCTFail("first event: \(client.events)")
+    }
+    XCTAssertTrue(info.authRequired)
+
+    let bad = try NATSServerURL(parsing: "nats://alice:wrong@127.0.0.1:\(server.port)")
+    let refused = try NATSTestConnection(servers: [bad], name: "bad", waitForHandshake: false)
+    try refused.run(until: { $0.events.contains(.serverError("Authorization Violation")) })
+    XCTAssertNotEqual(refused.session.state, .connected)
+  }
+
+  func testTokenComesFromTheURL() throws {
+    let server = try NATSServerProcess.startSingle(self, extra: "authorization { token: t0k3n }")
+    let url = try NATSServerURL(parsing: "nats://t0k3n@127.0.0.1:\(server.port)")
+    let client = try NATSTestConnection(servers: [url], name: "token")
+    XCTAssertEqual(client.session.state, .connected)
+    let anonymous = try NATSTestConnection(
+      port: server.port, name: "anonymous", waitForHandshake: false)
+    try anonymous.run(until: { $0.events.contains(.serverError("Authorization Violation")) })
+  }
+
   func testPublishReachesExactAndWildcardSubscribers() throws {
     let server = try NATSServerProcess.startSingle(self)
     let publisher = try NATSTestConnection(port: server.port, name: "publisher")

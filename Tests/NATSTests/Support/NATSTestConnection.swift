@@ -21,17 +21,24 @@ final class NATSTestConnection {
   private var policy = NATSReconnectPolicy(
     initialDelay: .milliseconds(50), maxDelay: .milliseconds(500))
 
-  /// Connects to the first of `servers` and completes the handshake.
-  init(servers: [NATSServerURL], name: String, pingInterval: Duration = .seconds(2)) throws {
+  /// Connects to the first of `servers` and, unless told otherwise, completes the handshake.
+  init(
+    servers: [NATSServerURL], name: String, pingInterval: Duration = .seconds(2),
+    waitForHandshake: Bool = true
+  ) throws {
     session = NATSClientSession(
       servers: servers, options: NATSConnectOptions(name: name), pingInterval: pingInterval)
     try open()
-    try run(until: { $0.session.state == .connected }, timeout: .seconds(5))
+    if waitForHandshake {
+      try run(until: { $0.session.state == .connected }, timeout: .seconds(5))
+    }
   }
 
   /// Connects to a single local server.
-  convenience init(port: UInt16, name: String) throws {
-    try self.init(servers: [NATSServerURL(host: "127.0.0.1", port: port)], name: name)
+  convenience init(port: UInt16, name: String, waitForHandshake: Bool = true) throws {
+    try self.init(
+      servers: [NATSServerURL(host: "127.0.0.1", port: port)], name: name,
+      waitForHandshake: waitForHandshake)
   }
 
   deinit { if fd >= 0 { close(fd) } }
