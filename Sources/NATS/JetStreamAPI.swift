@@ -4,14 +4,6 @@
   import Foundation
 #endif
 
-/// One JetStream API call: the subject to send a request on and its body.
-public struct JetStreamRequest: Sendable, Equatable {
-  /// The `$JS.API...` subject, or the stream subject for a publish.
-  public var subject: String
-  /// The JSON body, empty for calls that take none.
-  public var body: [UInt8]
-}
-
 /// The JetStream API calls the cluster makes, as requests and reply decoders.
 ///
 /// Each call is sent with ``NATSClientSession/request(subject:headers:payload:timeout:now:)``
@@ -35,6 +27,18 @@ public enum JetStreamAPI {
     throws(JetStreamError) -> JetStreamStreamConfig
   {
     try decode(StreamInfo.self, reply).config
+  }
+
+  /// A stream's configuration, state and cluster placement.
+  public static func streamInfo(name: String) -> JetStreamRequest {
+    JetStreamRequest(subject: "$JS.API.STREAM.INFO.\(name)", body: [])
+  }
+
+  /// What a stream info call says: for `stats`, and to know which server leads the stream.
+  public static func decodeStreamStatus(_ reply: Result<NATSMessage, NATSRequestError>)
+    throws(JetStreamError) -> JetStreamStreamStatus
+  {
+    try decode(JetStreamStreamStatus.self, reply)
   }
 
   /// The last message stored for `subject`, read from any replica.

@@ -256,13 +256,3 @@ private let cr = UInt8(ascii: "\r")
 private let lf = UInt8(ascii: "\n")
 private let space = UInt8(ascii: " ")
 private let tab = UInt8(ascii: "\t")
-
-extension String {
-  /// The text without leading and trailing spaces and tabs.
-  func trimmingBlanks() -> String {
-    let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-    guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) })
-    else { return "" }
-    return String(self[first...last])
-  }
-}

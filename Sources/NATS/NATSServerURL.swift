@@ -132,37 +132,3 @@ private func hexValue(_ byte: UInt8) -> UInt8? {
   default: nil
   }
 }
-
-/// What a client presents in CONNECT.
-public enum NATSCredentials: Sendable, Hashable {
-  /// No credentials.
-  case none
-  /// `user` and `pass`.
-  case user(name: String, password: String)
-  /// `auth_token`.
-  case token(String)
-}
-
-/// Why a NATS URL was refused; each case carries the text, so a user sees what to fix.
-public enum NATSURLError: Error, Equatable, CustomStringConvertible {
-  case missingScheme(String)
-  case unsupportedScheme(String)
-  case unexpectedPath(String)
-  case emptyUser(String)
-  case badHost(String)
-  case badPort(String)
-  case badEscape(String)
-
-  /// A sentence for the user.
-  public var description: String {
-    switch self {
-    case .missingScheme(let text): "'\(text)' is not a NATS URL: expected nats://host:port"
-    case .unsupportedScheme(let scheme): "scheme '\(scheme)' is not supported: use nats://"
-    case .unexpectedPath(let text): "'\(text)' has a path or query; a NATS URL has none"
-    case .emptyUser(let text): "'\(text)' has an empty user before '@'"
-    case .badHost(let text): "'\(text)' has no valid host (IPv6 addresses go in brackets)"
-    case .badPort(let text): "'\(text)' has a port that is not a number from 1 to 65535"
-    case .badEscape(let text): "'\(text)' has an invalid %-escape"
-    }
-  }
-}

@@ -75,6 +75,51 @@ final class NATSClusterTests: XCTestCase {
     XCTAssertEqual(stored.map { Array($0.payload) }, Array("v".utf8))
   }
 
+  func testStoresAfterTheStreamLeaderDiesFailTemporarilyThenSucceed() throws {
+    let cluster = try NATSClusterProcesses(self)
+    let setup = try NATSTestConnection(servers: [url(cluster.nodes[0])], name: "setup")
+    let config = JetStreamStreamConfig(name: "OBS", subjects: ["obs-retained.>"], replicas: 3)
+    _ = try retrying(timeout: .seconds(20)) {
+      try JetStreamAPI.decodeStreamInfo(setup.call(JetStreamAPI.createStream(config)))
+    }
+    let status = try retrying(timeout: .seconds(20)) {
+      let status = try JetStreamAPI.decodeStreamStatus(
+        setup.call(JetStreamAPI.streamInfo(name: "OBS")))
+      guard status.leader != nil else {
+        throw JetStreamError.unexpectedStatus(503, "no leader yet")
+      }
+      return status
+    }
+    XCTAssertEqual(status.config.replicas, 3)
+    let leaderIndex = try XCTUnwrap(["n1", "n2", "n3"].firstIndex(of: status.leader ?? ""))
+    let survivor = cluster.nodes[(leaderIndex + 1) % 3]
+    let client = try NATSTestConnection(servers: [url(survivor)], name: "client")
+    _ = try retrying(timeout: .seconds(10)) {
+      try JetStreamAPI.decodePublishAck(client.request("obs-retained.k", payload: Array("1".utf8)))
+    }
+
+    cluster.nodes[leaderIndex].stop(signal: SIGKILL)
+    let killed = ContinuousClock.now
+    var failures: [JetStreamError] = []
+    var stored: JetStreamPublishAck?
+    while stored == nil && ContinuousClock.now - killed < .seconds(20) {
+      let attempt = ContinuousClock.now
+      do {
+        stored = try JetStreamAPI.decodePublishAck(
+          client.request("obs-retained.k", payload: Array("2".utf8), timeout: .seconds(1)))
+      } catch let error as JetStreamError {
+        failures.append(error)
+        usleep(100_000)
+      }
+      XCTAssertLessThan(ContinuousClock.now - attempt, .seconds(2), "a store never hangs")
+    }
+    XCTAssertNotNil(stored, "no store succeeded within 20 s; failures: \(failures.suffix(3))")
+    XCTAssertTrue(failures.allSatisfy(\.isTemporary), "\(failures)")
+    let latest = try JetStreamAPI.decodeDirectGet(
+      client.call(JetStreamAPI.directGetLast(stream: "OBS", subject: "obs-retained.k")))
+    XCTAssertEqual(latest.map { Array($0.payload) }, Array("2".utf8))
+  }
+
   /// Publishes `value` every 100 ms until the subscriber has it, up to 5 s.
   private func publishUntilReceived(
     _ publisher: NATSTestConnection, _ subscriber: NATSTestConnection, sid: UInt64, value: String,
