@@ -106,6 +106,10 @@ public struct NATSClientSession: Sendable {
     for id in requests.removeAll() { events.append(.reply(id, .failure(.connectionLost))) }
   }
 
+  /// The bytes waiting to be taken by ``moveOutbound(into:)``, for the caller to bound
+  /// what a slow server makes it hold.
+  public var outboundByteCount: Int { outbound.count }
+
   /// Gives the bytes to send, leaving none: swapped when `output` is empty, else appended.
   public mutating func moveOutbound(into output: inout [UInt8]) {
     if output.isEmpty {

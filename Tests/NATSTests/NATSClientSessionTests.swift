@@ -212,4 +212,25 @@ final class NATSClientSessionTests: XCTestCase {
     XCTAssertEqual(session.maxPayload, 128)
     XCTAssertEqual(session.servers.servers.count, 4)
   }
+
+  func testRawBufferAndSliceEntryPointsBehaveLikeArrays() throws {
+    var session = try connectedSession()
+    let sid = try session.subscribe(subject: "a")
+    _ = sent(&session)
+    let bytes = Array("MSG a \(sid) 3\r\nabc\r\n".utf8)
+    var events: [NATSSessionEvent] = []
+    try bytes.withUnsafeBytes { try session.receive($0, now: start, events: &events) }
+    XCTAssertEqual(
+      events, [.message(NATSMessage(subject: "a", sid: sid, payload: Array("abc".utf8)[...]))])
+    let value = Array("xxvaluexx".utf8)
+    try session.publish(subject: "a", payload: value[2..<7])
+    XCTAssertEqual(session.outboundByteCount, "PUB a 5\r\nvalue\r\n".utf8.count)
+    XCTAssertEqual(sent(&session), "PUB a 5\r\nvalue\r\n")
+    XCTAssertEqual(session.outboundByteCount, 0)
+    var output = Array("kept|".utf8)
+    try session.publish(subject: "b", headers: NATSHeaders(), payload: value[2..<7])
+    session.moveOutbound(into: &output)
+    XCTAssertEqual(
+      String(decoding: output, as: UTF8.self), "kept|HPUB b 12 17\r\nNATS/1.0\r\n\r\nvalue\r\n")
+  }
 }
