@@ -7,7 +7,6 @@ let package = Package(
   products: [
     .library(name: "IndefiniteObservable", targets: ["IndefiniteObservable"]),
     .library(name: "ObservableServer", targets: ["ObservableServer"]),
-    .library(name: "NATS", targets: ["NATS"]),
     .executable(name: "observable-server", targets: ["observable-server"]),
     .executable(name: "observable-bench", targets: ["observable-bench"]),
   ],
@@ -77,7 +76,7 @@ let package = Package(
       exclude: ["Scripts"]
     ),
     // The NATS client against its own fakes and against a real nats-server it starts.
-    .testTarget(name: "NATSTests", dependencies: ["NATS", "Locking"]),
+    .testTarget(name: "NATSTests", dependencies: ["NATS"]),
   ],
   swiftLanguageModes: [.v6]
 )
