@@ -149,4 +149,21 @@ final class NATSLiveTests: XCTestCase {
     XCTAssertEqual(publisher.connections.count, 1, "no reconnection")
     XCTAssertFalse(publisher.events.contains { if case .serverError = $0 { true } else { false } })
   }
+
+  func testLargestPayloadArrivesIntactAcrossManyReads() throws {
+    let server = try NATSServerProcess.startSingle(self)
+    let publisher = try NATSTestConnection(port: server.port, name: "publisher")
+    let subscriber = try NATSTestConnection(port: server.port, name: "subscriber")
+    let sid = try subscriber.subscribe("large")
+    // A pattern that differs at every offset, so a misplaced byte shows.
+    let payloads = [publisher.session.maxPayload, 1, 0, 70_000].map { size in
+      (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8 &+ size) }
+    }
+    for payload in payloads {
+      try publisher.session.publish(subject: "large", payload: payload)
+    }
+    try publisher.flush()
+    try subscriber.run(until: { $0.messages(sid: sid).count == payloads.count })
+    XCTAssertEqual(subscriber.messages(sid: sid).map { Array($0.payload) }, payloads)
+  }
 }
