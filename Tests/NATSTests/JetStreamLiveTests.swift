@@ -131,4 +131,36 @@ final class JetStreamLiveTests: XCTestCase {
     XCTAssertEqual(consumer.pendingCount, 0)
     XCTAssertFalse(consumer.name.isEmpty)
   }
+
+  func testReplayOfAPatternEndsAtTheStoredValuesAndLeavesNewOnesToLiveDelivery() throws {
+    let (_, client) = try clientWithStream()
+    for (subject, value) in [
+      ("obs-retained.room.1", "1a"), ("obs-retained.room.2", "2a"), ("obs-retained.room.1", "1b"),
+      ("obs-retained.hall", "no"),
+    ] {
+      _ = try store(client, subject, value)
+    }
+    var replay = JetStreamLastValuesReplay(
+      stream: "OBS", filter: "obs-retained.room.*",
+      deliverSubject: client.session.inboxPrefix + "-replay.1")
+    let sid = try client.subscribe(replay.deliverSubject)
+    try replay.consumerCreated(client.call(replay.createRequest))
+    try client.run(until: { connection in
+      for message in connection.messages(sid: sid)
+      where !replay.values.contains(where: {
+        $0.subject == message.subject && Array($0.payload) == Array(message.payload)
+      }) {
+        replay.delivered(message)
+      }
+      return replay.isFinished
+    })
+    XCTAssertEqual(replay.values.map(\.subject), ["obs-retained.room.2", "obs-retained.room.1"])
+    XCTAssertEqual(replay.values.map { text($0.payload) }, ["2a", "1b"])
+    _ = try store(client, "obs-retained.room.3", "3a")
+    try client.run(until: { $0.messages(sid: sid).count == 3 })
+    XCTAssertFalse(replay.delivered(client.messages(sid: sid)[2]), "a new value is not replayed")
+    client.session.unsubscribe(sid: sid)
+    let delete = try XCTUnwrap(replay.deleteRequest)
+    XCTAssertTrue(try JetStreamAPI.decodeDelete(client.call(delete)))
+  }
 }
