@@ -145,13 +145,11 @@ final class JetStreamLiveTests: XCTestCase {
       deliverSubject: client.session.inboxPrefix + "-replay.1")
     let sid = try client.subscribe(replay.deliverSubject)
     try replay.consumerCreated(client.call(replay.createRequest))
+    var fed = 0
     try client.run(until: { connection in
-      for message in connection.messages(sid: sid)
-      where !replay.values.contains(where: {
-        $0.subject == message.subject && Array($0.payload) == Array(message.payload)
-      }) {
-        replay.delivered(message)
-      }
+      let messages = connection.messages(sid: sid)
+      for message in messages[fed...] { replay.delivered(message) }
+      fed = messages.count
       return replay.isFinished
     })
     XCTAssertEqual(replay.values.map(\.subject), ["obs-retained.room.2", "obs-retained.room.1"])
