@@ -68,6 +68,7 @@ extension NATSClientSession {
       try encoder.encodePublish(
         subject: subject, replyTo: replyTo, payload: payload, into: &outbound)
     }
+    counters.messagesPublished += 1
   }
 
   /// Publishes a request whose reply comes back as a `.reply` event, or fails by `timeout`.

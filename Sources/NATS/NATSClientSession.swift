@@ -48,15 +48,23 @@ public struct NATSClientSession: Sendable {
   /// PONGs received on this connection; PONGs answer PINGs in order, so once this reaches
   /// the value ``sendPing()`` returned, the server has processed everything sent before it.
   public private(set) var pongsReceived = 0
+  /// Messages in and out and connections, for `stats`.
+  public internal(set) var counters = NATSSessionCounters()
   /// The subscriptions by sid, the inbox's included.
   public internal(set) var subscriptions: [UInt64: Subscription] = [:]
 
-  // The commands' extension in another file uses the state below.
   private var parser = NATSProtocolParser()
+  /// Writes commands; follows the server's `max_payload`. Internal for the commands'
+  /// extension, in another file to keep each under the size limit.
   var encoder = NATSCommandEncoder()
+  /// The bytes to send, taken by ``moveOutbound(into:)``.
   var outbound: [UInt8] = []
+  /// The sid of the next subscription; sids are never reused, so a late message for an
+  /// old one is dropped rather than misdelivered.
   var nextSID: UInt64 = 1
+  /// The sid of the `_INBOX.<token>.*` subscription, made on the first request.
   var inboxSID: UInt64?
+  /// The requests waiting for replies.
   var requests = NATSRequestTable()
   private var pingsOut = 0
   private var timerDeadline: ContinuousClock.Instant?
@@ -157,6 +165,7 @@ public struct NATSClientSession: Sendable {
         let noResponders = message.status == 503 && message.payload.isEmpty
         events.append(.reply(id, noResponders ? .failure(.noResponders) : .success(message)))
       } else if subscriptions[message.sid] != nil {
+        counters.messagesReceived += 1
         events.append(.message(message))
       }
     case .ping:
@@ -167,6 +176,7 @@ public struct NATSClientSession: Sendable {
       if state == .awaitingPong {
         state = .connected
         servers.connected()
+        counters.connections += 1
         timerDeadline = now + pingInterval
         if let serverInfo { events.append(.connected(serverInfo)) }
       }
@@ -199,10 +209,12 @@ public struct NATSClientSession: Sendable {
       timerDeadline = nil
     case .awaitingInfo, .awaitingPong:
       connectionClosed(events: &events)
+      counters.deadConnections += 1
       events.append(.dead(.connectTimeout))
     case .connected:
       guard pingsOut < maxPingsOut else {
         connectionClosed(events: &events)
+        counters.deadConnections += 1
         events.append(.dead(.pingTimeout))
         return
       }

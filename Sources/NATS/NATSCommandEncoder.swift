@@ -63,6 +63,8 @@ public struct NATSCommandEncoder: Sendable {
       subject: subject, replyTo: replyTo, headers: headers, payload: payload, into: &output)
   }
 
+  /// `PUB`, for any byte collection; the public overloads and the session call it with
+  /// concrete types, so it is specialised inside this module.
   func encodePublish(
     subject: String, replyTo: String?, payload: some Collection<UInt8>, into output: inout [UInt8]
   ) throws(NATSCommandError) {
@@ -83,6 +85,7 @@ public struct NATSCommandEncoder: Sendable {
     output.append(contentsOf: crlf)
   }
 
+  /// `HPUB`, for any byte collection, like the `PUB` one.
   func encodePublish(
     subject: String, replyTo: String?, headers: NATSHeaders, payload: some Collection<UInt8>,
     into output: inout [UInt8]

@@ -95,6 +95,7 @@ final class NATSClientSessionTests: XCTestCase {
     XCTAssertEqual(events, [.dead(.pingTimeout)])
     XCTAssertEqual(output, "")
     XCTAssertEqual(session.state, .disconnected)
+    XCTAssertEqual(session.counters.deadConnections, 1)
   }
 
   func testPongKeepsTheConnectionAlive() throws {
@@ -121,6 +122,7 @@ final class NATSClientSessionTests: XCTestCase {
     let (events, _) = try feed(&session, "MSG a.b \(sid) 2\r\nhi\r\nMSG a.b 999 2\r\nno\r\n")
     XCTAssertEqual(
       events, [.message(NATSMessage(subject: "a.b", sid: sid, payload: Array("hi".utf8)[...]))])
+    XCTAssertEqual(session.counters.messagesReceived, 1, "only the live subscription's")
     session.unsubscribe(sid: sid)
     XCTAssertEqual(sent(&session), "UNSUB \(sid)\r\n")
     XCTAssertEqual(
@@ -142,6 +144,8 @@ final class NATSClientSessionTests: XCTestCase {
     let output = try feed(&session, info, at: 5).1
     XCTAssertTrue(output.contains("\r\nSUB x.* \(first)\r\nSUB y g \(second)\r\nPING\r\n"), output)
     XCTAssertFalse(output.contains("SUB z"), output)
+    _ = try feed(&session, "PONG\r\n", at: 5)
+    XCTAssertEqual(session.counters.connections, 2)
   }
 
   func testRequestReplyTimeoutAndNoResponders() throws {
@@ -227,6 +231,7 @@ final class NATSClientSessionTests: XCTestCase {
     XCTAssertEqual(session.outboundByteCount, "PUB a 5\r\nvalue\r\n".utf8.count)
     XCTAssertEqual(sent(&session), "PUB a 5\r\nvalue\r\n")
     XCTAssertEqual(session.outboundByteCount, 0)
+    XCTAssertEqual(session.counters.messagesPublished, 1)
     var output = Array("kept|".utf8)
     try session.publish(subject: "b", headers: NATSHeaders(), payload: value[2..<7])
     session.moveOutbound(into: &output)
