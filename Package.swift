@@ -29,6 +29,9 @@ let package = Package(
     // libsystemd, loaded at run time so that building needs no libsystemd-dev.
     .target(name: "CSystemd", linkerSettings: [.linkedLibrary("dl")]),
 
+    // The NATS client protocol and the JetStream API, without I/O, for clustering.
+    .target(name: "NATS"),
+
     .target(
       name: "ObservableServer",
       dependencies: [
@@ -79,6 +82,8 @@ let package = Package(
       dependencies: ["WebSocket"],
       exclude: ["Scripts"]
     ),
+    // The NATS client against its own fakes and against a real nats-server it starts.
+    .testTarget(name: "NATSTests", dependencies: ["NATS"]),
   ],
   swiftLanguageModes: [.v6]
 )
