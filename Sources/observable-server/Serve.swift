@@ -61,8 +61,9 @@ struct Serve: ParsableCommand {
 
   func run() throws {
     let level = Logger.Level(rawValue: logLevel) ?? .info
-    LoggingSystem.bootstrap { label in
-      var handler = StreamLogHandler.standardError(label: label)
+    let journal = JournalStream.isConnected()
+    LoggingSystem.bootstrap { _ in
+      var handler = LogfmtLogHandler(journal: journal)
       handler.logLevel = level
       return handler
     }
