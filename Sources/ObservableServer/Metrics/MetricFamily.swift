@@ -1,5 +1,5 @@
 /// One Prometheus metric family: a name, its help text and type, and its samples.
-struct MetricFamily: Sendable, Equatable {
+struct MetricFamily: Sendable {
   /// Whether the value only goes up (and resets with the process) or goes up and down.
   enum Kind: String, Sendable {
     case counter
@@ -7,7 +7,7 @@ struct MetricFamily: Sendable, Equatable {
   }
 
   /// One value of the family, told apart from the others by its labels.
-  struct Sample: Sendable, Equatable {
+  struct Sample: Sendable {
     /// Label names and values, written in this order.
     var labels: [(name: String, value: String)]
     /// The value; counters are whole numbers, but the format carries floats.
@@ -17,11 +17,6 @@ struct MetricFamily: Sendable, Equatable {
     init(labels: [(name: String, value: String)] = [], value: Double) {
       self.labels = labels
       self.value = value
-    }
-
-    static func == (lhs: Sample, rhs: Sample) -> Bool {
-      lhs.value == rhs.value && lhs.labels.map(\.name) == rhs.labels.map(\.name)
-        && lhs.labels.map(\.value) == rhs.labels.map(\.value)
     }
   }
 

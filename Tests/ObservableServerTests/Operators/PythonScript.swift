@@ -32,10 +32,11 @@ struct PythonScript {
   }
 
   /// Runs the script with `arguments` and `input` on standard input; returns standard output.
-  /// Throws when it exits non-zero (with its standard error) or outlives `timeout`.
+  /// Throws when it exits non-zero and not in `allowing` (with its standard error), or
+  /// outlives `timeout`.
   func run(
     _ arguments: [String] = [], input: Data = Data(), importing module: String? = nil,
-    timeout: Duration = .seconds(30)
+    timeout: Duration = .seconds(30), allowing statuses: Set<Int32> = []
   ) throws -> Data {
     guard let interpreter = Self.interpreter(importing: module) else {
       throw Failure(description: "no python3 that can import \(module ?? "anything")")
@@ -75,7 +76,7 @@ struct PythonScript {
       throw Failure(description: "\(name) did not finish within \(timeout)")
     }
     process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
+    guard process.terminationStatus == 0 || statuses.contains(process.terminationStatus) else {
       let errors = String(decoding: (try? Data(contentsOf: urls[2])) ?? Data(), as: UTF8.self)
       throw Failure(description: "\(name) exited \(process.terminationStatus): \(errors)")
     }
