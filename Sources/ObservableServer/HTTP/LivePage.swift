@@ -10,6 +10,12 @@ public enum LivePage {
   /// The `Content-Type` to serve it with.
   public static let contentType = "text/html; charset=utf-8"
 
+  /// The `Content-Security-Policy` to serve it with: the inline style and script, and
+  /// connections back to the same host (`/ws`), nothing else; no framing by other sites.
+  public static let securityPolicy =
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+    + "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
   /// The whole document.
   public static let html = documentHead + style + documentBody + script + documentEnd
 

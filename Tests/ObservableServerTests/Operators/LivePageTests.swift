@@ -53,7 +53,12 @@ struct LivePageTests {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let page = directory.appendingPathComponent("page.html")
-    try Data(LivePage.bytes).write(to: page)
+    // Under the policy the server sends, given here as a meta tag (which ignores only
+    // frame-ancestors), so a policy that blocks the page's own script shows.
+    let policy =
+      #"<meta http-equiv="Content-Security-Policy" content="\#(LivePage.securityPolicy)">"#
+    try Data(LivePage.html.replacingOccurrences(of: "<head>", with: "<head>" + policy).utf8)
+      .write(to: page)
     let dom = directory.appendingPathComponent("dom.html")
     try Data().write(to: dom)
     let output = try FileHandle(forWritingTo: dom)
