@@ -45,8 +45,13 @@ struct LivePageTests {
 
   @Test func aBrowserRunsTheScript() throws {
     let browser = try #require(
-      ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"]
-        .first { FileManager.default.isExecutableFile(atPath: $0) },
+      // The binary itself before Debian's wrapper scripts, which run it as a child, so that
+      // killing it on a timeout leaves no browser behind.
+      [
+        "/usr/lib/chromium/chromium-headless-shell", "/usr/bin/chromium-headless-shell",
+        "/usr/bin/chromium",
+      ]
+      .first { FileManager.default.isExecutableFile(atPath: $0) },
       "headless Chromium is needed: apt-get install chromium-headless-shell")
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("live-page-\(UUID().uuidString)")

@@ -9,7 +9,8 @@ Needs only the server's URL: the page is loaded from it, preset through its URL 
 server's own /ws (Python's websockets package) while the page watches. The DOM is read through
 the DevTools protocol in real time until every expectation holds or --timeout passes.
 Prints a JSON summary of what the page showed; exits 0 when every expectation held, 1 when
-not, 2 when the browser could not be driven. Chromium is always killed before exiting.
+not, 2 when the browser could not be driven. Chromium and its helpers are always killed
+before exiting.
 """
 import argparse
 import base64
@@ -17,6 +18,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -73,7 +75,10 @@ def start_browser(profile, width, height):
         [browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
          f"--user-data-dir={profile}", "--remote-debugging-port=0",
          f"--window-size={width},{height}", "about:blank"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        # Debian's chromium commands are shell scripts that run the browser as a child, and the
+        # browser starts helpers of its own: a session of their own lets stop() end them all.
+        start_new_session=True)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         line = process.stderr.readline()
@@ -83,8 +88,17 @@ def start_browser(profile, width, height):
             return process, found.group(1)
         if not line and process.poll() is not None:
             break
-    process.kill()
+    stop_browser(process)
     sys.exit(2)
+
+
+def stop_browser(process):
+    """Kills the browser's whole process group and reaps the process started."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    process.wait()
 
 
 def page_socket(address):
@@ -153,8 +167,7 @@ def main():
             return drive(DevTools(socket), options, fragment, stop, sent)
     finally:
         stop.set()
-        process.kill()
-        process.wait()
+        stop_browser(process)
         shutil.rmtree(profile, ignore_errors=True)
 
 
