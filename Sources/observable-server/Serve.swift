@@ -20,8 +20,9 @@ extension ServerOptions {
   /// Runs the server these options describe until SIGINT or SIGTERM.
   func runServer() throws {
     let level = Logger.Level(rawValue: logLevel) ?? .info
-    LoggingSystem.bootstrap { label in
-      var handler = StreamLogHandler.standardError(label: label)
+    let journal = JournalStream.isConnected()
+    LoggingSystem.bootstrap { _ in
+      var handler = LogfmtLogHandler(journal: journal)
       handler.logLevel = level
       return handler
     }

@@ -102,9 +102,9 @@ struct SocketActivationTests {
 
     #expect(server.process.processIdentifier == launcherPID)
     #expect(server.output.contains("Execing"), "the launcher execs the server in its place")
-    #expect(server.output.contains("address=tcp (fd 3"), "\(server.output)")
-    #expect(server.output.contains("address=unix (fd 4"), "\(server.output)")
-    let listening = server.output.split(separator: "\n").filter { $0.hasSuffix("listening") }
+    #expect(server.output.contains(#"address="tcp (fd 3"#), "\(server.output)")
+    #expect(server.output.contains(#"address="unix (fd 4"#), "\(server.output)")
+    let listening = server.output.split(separator: "\n").filter { $0.contains(#"msg="listening""#) }
     #expect(listening.count == 2, "\(server.output)")
     #expect(!listening.contains { $0.contains(":\(ignoredPort)") }, "\(server.output)")
     #expect(throws: (any Error).self) { try LineClient(port: ignoredPort) }
@@ -179,7 +179,7 @@ struct SocketActivationTests {
     let status = server.waitForExit(timeout: .seconds(10))
     #expect(status != nil && status != 0, "\(server.output)")
     #expect(
-      server.output.contains(#"file descriptor 3 ("metrics")"#), "\(server.output)")
+      server.output.contains(#"file descriptor 3 (\"metrics\")"#), "\(server.output)")
     #expect(server.output.contains("not a listening stream socket"), "\(server.output)")
   }
 

@@ -1,0 +1,24 @@
+import Foundation
+import Glibc
+
+/// Whether standard error goes to the systemd journal.
+///
+/// systemd sets `JOURNAL_STREAM=<device>:<inode>` for a service whose output it collects. The
+/// variable is inherited by children whose output goes elsewhere, so, as systemd.exec(5)
+/// advises, it only counts when the descriptor is that very stream.
+public enum JournalStream {
+  /// True when `environment`'s `JOURNAL_STREAM` names the file `descriptor` is open on.
+  public static func isConnected(
+    descriptor: Int32 = STDERR_FILENO,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> Bool {
+    guard let value = environment["JOURNAL_STREAM"] else { return false }
+    let parts = value.split(separator: ":")
+    guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else {
+      return false
+    }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { return false }
+    return UInt64(status.st_dev) == device && UInt64(status.st_ino) == inode
+  }
+}

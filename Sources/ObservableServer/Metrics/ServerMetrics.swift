@@ -1,0 +1,69 @@
+/// The server's counters as Prometheus metric families, named and explained for `/metrics`.
+///
+/// The values are the ones the `stats` stream reports, read in one snapshot so the figures of
+/// one scrape agree with one another. Names follow Prometheus's conventions: a counter ends in
+/// `_total`, a unit is spelled out (`_bytes`, `_seconds`), and the current connections and
+/// subscriptions are gauges.
+enum ServerMetrics {
+  /// The prefix of every metric name.
+  static let prefix = "observable_server_"
+
+  /// The families for `snapshot`, taken when the server had run `uptimeSeconds`.
+  static func families(
+    _ snapshot: ServerCounters.Snapshot, uptimeSeconds: Int,
+    version: String = ObservableServer.version
+  ) -> [MetricFamily] {
+    let p = prefix
+    return [
+      MetricFamily(
+        name: p + "info", help: "The server's version; the value is always 1.", kind: .gauge,
+        samples: [MetricFamily.Sample(labels: [("version", version)], value: 1)]),
+      .single(
+        p + "uptime_seconds", .gauge, "Seconds since the server started.", uptimeSeconds),
+      .single(
+        p + "connections", .gauge, "Clients connected now.", snapshot.connections),
+      .single(
+        p + "subscriptions", .gauge, "Subscriptions open now, over all clients.",
+        snapshot.subscriptions),
+      .single(
+        p + "connections_total", .counter, "Clients accepted since the server started.",
+        snapshot.connectionsTotal),
+      .single(
+        p + "disconnects_total", .counter,
+        "Clients gone since the server started, for any reason.", snapshot.disconnectsTotal),
+      .single(
+        p + "subscribes_total", .counter, "Subscribe requests that succeeded.",
+        snapshot.subscribesTotal),
+      .single(
+        p + "published_total", .counter, "Values published to topics.",
+        snapshot.publishedTotal),
+      .single(
+        p + "delivered_total", .counter,
+        "Values handed to subscribers (one per publish per receiving subscriber).",
+        snapshot.deliveredTotal),
+      .single(
+        p + "dropped_total", .counter,
+        "Values not delivered because the subscriber could not take them (closed or too slow).",
+        snapshot.droppedTotal),
+      .single(
+        p + "slow_consumers_total", .counter,
+        "Clients closed because their queued output passed --max-queued-bytes.",
+        snapshot.slowConsumersTotal),
+      .single(
+        p + "received_bytes_total", .counter, "Bytes read from clients, as on the wire.",
+        snapshot.bytesIn),
+      .single(
+        p + "sent_bytes_total", .counter, "Bytes written to clients, as on the wire.",
+        snapshot.bytesOut),
+      .single(
+        p + "sent_uncompressed_bytes_total", .counter,
+        "Bytes written to clients before compression; equal to sent bytes without it.",
+        snapshot.bytesOutUncompressed),
+    ]
+  }
+
+  /// The whole `/metrics` body for `counters` now.
+  static func exposition(_ counters: ServerCounters) -> String {
+    PrometheusText.encode(families(counters.snapshot, uptimeSeconds: counters.uptimeSeconds))
+  }
+}

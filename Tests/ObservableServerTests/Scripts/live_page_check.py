@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""Opens the server's live page in headless Chromium and checks what it shows.
+
+    live_page_check.py --url http://127.0.0.1:PORT/ --subscribe clock --subscribe 'room.*' \
+        --publish room.1 --expect-stream clock --expect-stream room.1 --screenshot page.png
+
+Needs only the server's URL: the page is loaded from it, preset through its URL fragment
+(#token=...&subscribe=...), and, with --publish TOPIC, values are published to TOPIC over the
+server's own /ws (Python's websockets package) while the page watches. The DOM is read through
+the DevTools protocol in real time until every expectation holds or --timeout passes.
+Prints a JSON summary of what the page showed; exits 0 when every expectation held, 1 when
+not, 2 when the browser could not be driven. Chromium and its helpers are always killed
+before exiting.
+"""
+import argparse
+import base64
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+import urllib.request
+
+from websockets.sync.client import connect
+
+BROWSERS = ["chromium-headless-shell", "chromium", "google-chrome"]
+STATE = """JSON.stringify({
+  ready: document.documentElement.dataset.ready === "1",
+  status: document.getElementById("status").dataset.state,
+  error: document.getElementById("error").dataset.code || null,
+  streams: Object.fromEntries([...document.querySelectorAll("#streams tr[data-stream-row]")]
+    .map((row) => [row.dataset.streamRow, Number(row.dataset.subscribers)])),
+  values: [...document.querySelectorAll("#subscriptions li[data-stream]")].reduce((counts, li) =>
+    (counts[li.dataset.stream] = (counts[li.dataset.stream] || 0) + 1, counts), {}),
+  lastValues: Object.fromEntries([...document.querySelectorAll("#subscriptions li[data-stream]")]
+    .reverse().map((li) => [li.dataset.stream, li.dataset.value])),
+  figures: Object.fromEntries([...document.querySelectorAll("[data-figure]")]
+    .map((el) => [el.dataset.figure, el.dataset.value === undefined ? null : Number(el.dataset.value)])),
+})"""
+
+
+class DevTools:
+    """One page's DevTools session: numbered commands, events kept for inspection."""
+
+    def __init__(self, socket):
+        self.socket = socket
+        self.next_id = 0
+        self.exceptions = []
+
+    def call(self, method, timeout=10, **params):
+        self.next_id += 1
+        self.socket.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
+        deadline = time.monotonic() + timeout
+        while True:
+            message = json.loads(self.socket.recv(timeout=max(0.01, deadline - time.monotonic())))
+            if message.get("method") == "Runtime.exceptionThrown":
+                self.exceptions.append(message["params"]["exceptionDetails"].get("text", "?"))
+            if message.get("id") == self.next_id:
+                if "error" in message:
+                    raise RuntimeError(f"{method}: {message['error']}")
+                return message.get("result", {})
+
+
+def start_browser(profile, width, height):
+    browser = next((shutil.which(name) for name in BROWSERS if shutil.which(name)), None)
+    if not browser:
+        sys.exit(2)
+    process = subprocess.Popen(
+        [browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+         f"--user-data-dir={profile}", "--remote-debugging-port=0",
+         f"--window-size={width},{height}", "about:blank"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        # Debian's chromium commands are shell scripts that run the browser as a child, and the
+        # browser starts helpers of its own: a session of their own lets stop() end them all.
+        start_new_session=True)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        line = process.stderr.readline()
+        found = re.search(r"DevTools listening on ws://([^/]+)/", line)
+        if found:
+            threading.Thread(target=process.stderr.read, daemon=True).start()  # keep it drained
+            return process, found.group(1)
+        if not line and process.poll() is not None:
+            break
+    stop_browser(process)
+    sys.exit(2)
+
+
+def stop_browser(process):
+    """Kills the browser's whole process group and reaps the process started."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    process.wait()
+
+
+def page_socket(address):
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        with urllib.request.urlopen(f"http://{address}/json/list", timeout=5) as response:
+            pages = [t for t in json.load(response) if t.get("type") == "page"]
+        if pages:
+            return pages[0]["webSocketDebuggerUrl"]
+        time.sleep(0.1)
+    raise RuntimeError("no page target")
+
+
+def publisher(url, token, topic, stop, sent):
+    """Publishes {"n": i} to topic over /ws every 200 ms until stop is set."""
+    parts = urllib.parse.urlsplit(url)
+    scheme = "wss" if parts.scheme == "https" else "ws"
+    with connect(f"{scheme}://{parts.netloc}/ws", open_timeout=10) as socket:
+        socket.recv(timeout=10)  # the greeting
+        if token:
+            socket.send(json.dumps({"op": "auth", "token": token}))
+        index = 0
+        while not stop.is_set():
+            socket.send(json.dumps({"op": "publish", "stream": topic, "value": {"n": index}}))
+            sent.append(index)
+            index += 1
+            stop.wait(0.2)
+
+
+def satisfied(state, options):
+    if not state.get("ready") or state.get("status") != "open":
+        return False
+    if options.expect_error:
+        return state.get("error") == options.expect_error
+    if state.get("error"):
+        return False
+    enough = all(state["values"].get(name, 0) >= options.min_values for name in options.expect_stream)
+    figures = not options.expect_figures or all(v is not None for v in state["figures"].values())
+    return enough and figures
+
+
+def main():
+    arguments = argparse.ArgumentParser()
+    arguments.add_argument("--url", required=True)
+    arguments.add_argument("--token")
+    arguments.add_argument("--subscribe", action="append", default=[])
+    arguments.add_argument("--publish")
+    arguments.add_argument("--expect-stream", action="append", default=[])
+    arguments.add_argument("--min-values", type=int, default=2)
+    arguments.add_argument("--expect-figures", action="store_true")
+    arguments.add_argument("--expect-error")
+    arguments.add_argument("--screenshot")
+    arguments.add_argument("--width", type=int, default=1200)
+    arguments.add_argument("--height", type=int, default=900)
+    arguments.add_argument("--timeout", type=float, default=20)
+    options = arguments.parse_args()
+
+    fragment = urllib.parse.urlencode(
+        ([("token", options.token)] if options.token else [])
+        + [("subscribe", name) for name in options.subscribe])
+    profile = tempfile.mkdtemp(prefix="live-page-")
+    process, address = start_browser(profile, options.width, options.height)
+    stop, sent = threading.Event(), []
+    try:
+        with connect(page_socket(address), max_size=None, open_timeout=10) as socket:
+            return drive(DevTools(socket), options, fragment, stop, sent)
+    finally:
+        stop.set()
+        stop_browser(process)
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def drive(tools, options, fragment, stop, sent):
+    """Loads the page, publishes if asked, and waits for the expectations; returns the exit."""
+    state = {}
+    tools.call("Runtime.enable")
+    tools.call("Page.enable")
+    tools.call("Emulation.setDeviceMetricsOverride", width=options.width,
+               height=options.height, deviceScaleFactor=1, mobile=options.width < 600)
+    tools.call("Page.navigate", url=options.url.split("#")[0] + "#" + fragment)
+    if options.publish:
+        threading.Thread(target=publisher, daemon=True,
+                         args=(options.url, options.token, options.publish, stop, sent)).start()
+    deadline = time.monotonic() + options.timeout
+    while time.monotonic() < deadline:
+        result = tools.call("Runtime.evaluate", expression=STATE, returnByValue=True)
+        value = result.get("result", {}).get("value")
+        state = json.loads(value) if isinstance(value, str) else {}
+        if satisfied(state, options):
+            break
+        time.sleep(0.2)
+    ok = satisfied(state, options) and not tools.exceptions
+    if options.screenshot:
+        shot = tools.call("Page.captureScreenshot", format="png", captureBeyondViewport=True)
+        with open(options.screenshot, "wb") as file:
+            file.write(base64.b64decode(shot["data"]))
+    print(json.dumps({"ok": ok, "state": state, "published": len(sent),
+                      "exceptions": tools.exceptions}))
+    return 0 if ok else 1
+
+
+sys.exit(main())
