@@ -12,7 +12,7 @@ enum ShutdownSignals {
       signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
       source.setEventHandler {
-        logger.info(
+        logger.notice(
           "shutting down", metadata: ["signal": "\(number == SIGINT ? "SIGINT" : "SIGTERM")"])
         shutdown()
       }

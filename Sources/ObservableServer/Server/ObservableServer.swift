@@ -59,7 +59,7 @@ public final class ObservableServer: Sendable {
         let listener = makeListener(socket, parts: parts)
         try parts.acceptLoop.submitAndWait { () throws(SystemError) in try listener.open() }
         parts.listeners.append(listener)
-        logger.info("listening", metadata: ["address": "\(listener.label)"])
+        logger.notice("listening", metadata: ["address": "\(listener.label)"])
       }
       running.withLock { $0 = parts }
       return sockets.served
@@ -135,7 +135,7 @@ public final class ObservableServer: Sendable {
     guard let parts = running.withLock({ $0.take() }) else { return }
     admission.close()
     stop(parts)
-    logger.info("stopped")
+    logger.notice("stopped")
   }
 
   /// Undoes whatever of `parts` was begun, in the reverse order.

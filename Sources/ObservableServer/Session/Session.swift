@@ -154,7 +154,7 @@ final class Session {
     // The reply goes first, so that values (a retained one, say) follow it.
     ok(request) { Self.appendStream(name, to: &$0) }
     subscriptions[name] = stream.subscribe(observer: observer)
-    context.logger.info("subscribed", metadata: ["peer": "\(output.peer)", "stream": "\(name)"])
+    context.logger.debug("subscribed", metadata: ["peer": "\(output.peer)", "stream": "\(name)"])
   }
 
   private func unsubscribe(_ request: Request) throws(ProtocolError) {
@@ -166,7 +166,7 @@ final class Session {
     }
     subscription.unsubscribe()
     ok(request) { Self.appendStream(name, to: &$0) }
-    context.logger.info("unsubscribed", metadata: ["peer": "\(output.peer)", "stream": "\(name)"])
+    context.logger.debug("unsubscribed", metadata: ["peer": "\(output.peer)", "stream": "\(name)"])
   }
 
   private func list(_ request: Request) {
@@ -202,7 +202,7 @@ final class Session {
     }
     try output.startCompression(after: reply)
     compressed = true
-    context.logger.info("compression on", metadata: ["peer": "\(output.peer)"])
+    context.logger.debug("compression on", metadata: ["peer": "\(output.peer)"])
     return false
   }
 

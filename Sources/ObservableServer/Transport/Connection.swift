@@ -96,7 +96,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
     }
     enqueue(Greeting.line(version: ObservableServer.version, authRequired: context.token != nil))
     session.start()
-    context.logger.info("connection opened", metadata: ["peer": "\(peer)"])
+    context.logger.debug("connection opened", metadata: ["peer": "\(peer)"])
   }
 
   func descriptorReady(_ events: UInt32) {
@@ -124,7 +124,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
     session = nil
     home.connections.remove(self)
     admission.release()
-    context.logger.info("connection closed", metadata: ["peer": "\(peer)", "reason": "\(reason)"])
+    context.logger.debug("connection closed", metadata: ["peer": "\(peer)", "reason": "\(reason)"])
   }
 
   // MARK: Reading
