@@ -7,6 +7,8 @@ let package = Package(
   products: [
     .library(name: "IndefiniteObservable", targets: ["IndefiniteObservable"]),
     .library(name: "ObservableServer", targets: ["ObservableServer"]),
+    .library(name: "ObservableClient", targets: ["ObservableClient"]),
+    .executable(name: "observable", targets: ["observable"]),
     .executable(name: "observable-server", targets: ["observable-server"]),
     .executable(name: "observable-bench", targets: ["observable-bench"]),
   ],
@@ -34,6 +36,22 @@ let package = Package(
       dependencies: [
         "IndefiniteObservable", "Locking", "CLinux", "CZlib", "CSystemd",
         .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    // A remote stream as an IndefiniteObservable: its own sockets and reader thread, no server code.
+    .target(
+      name: "ObservableClient",
+      dependencies: [
+        "IndefiniteObservable", "Locking", "CZlib",
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    // The command people type: sub, pub, list, stats, ping.
+    .executableTarget(
+      name: "observable",
+      dependencies: [
+        "ObservableClient",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .executableTarget(
@@ -71,6 +89,13 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ],
       exclude: ["Scripts"]
+    ),
+    .testTarget(
+      name: "ObservableClientTests",
+      dependencies: [
+        "ObservableClient", "ObservableServer", "IndefiniteObservable", "Locking",
+        .product(name: "Logging", package: "swift-log"),
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]
