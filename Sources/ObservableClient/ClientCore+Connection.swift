@@ -132,7 +132,7 @@ extension ClientCore {
           state.book.setOnWire(name, true)
           state.pending.append(.subscribe(name))
         }
-        state.sent["subscribe", default: 0] += names.count
+        if !names.isEmpty { state.sent["subscribe", default: 0] += names.count }
         return names
       }
       for name in names { connection.writer.send(RequestLine.stream("subscribe", name)) }
