@@ -48,10 +48,16 @@ final class SocketWriter: @unchecked Sendable {
       {
         continue
       }
-      failed = true
-      shutdown(fd, Int32(SHUT_RDWR))
+      shutDown()
       return false
     }
     return true
+  }
+
+  /// Shuts the socket down in both directions: the connection thread sees the end and
+  /// reconnects. Also how tests cut a connection without stopping the server.
+  func shutDown() {
+    failed = true
+    shutdown(fd, Int32(SHUT_RDWR))
   }
 }
