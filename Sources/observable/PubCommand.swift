@@ -45,13 +45,40 @@ struct PubCommand: AsyncParsableCommand {
 
 /// How the command line turns text into a JSON value.
 enum JSONText {
-  /// `text` itself when it is JSON, else `text` as a JSON string.
+  /// `text` itself, compacted, when it is JSON, else `text` as a JSON string.
   static func value(_ text: String) -> Data {
     let data = Data(text.utf8)
     if (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil {
-      return data
+      return compact(data)
     }
     return (try? JSONSerialization.data(withJSONObject: text, options: [.fragmentsAllowed]))
       ?? Data("\"\"".utf8)
+  }
+}
+
+extension JSONText {
+  /// Valid JSON without the whitespace between its tokens; strings and numbers stay byte for
+  /// byte as they were (re-encoding would turn `21.50` into `21.5`).
+  static func compact(_ json: Data) -> Data {
+    var out = Data(capacity: json.count)
+    var inString = false
+    var escaped = false
+    for byte in json {
+      if inString {
+        if escaped {
+          escaped = false
+        } else if byte == UInt8(ascii: "\\") {
+          escaped = true
+        } else if byte == UInt8(ascii: "\"") {
+          inString = false
+        }
+      } else if byte == UInt8(ascii: "\"") {
+        inString = true
+      } else if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+        continue
+      }
+      out.append(byte)
+    }
+    return out
   }
 }
