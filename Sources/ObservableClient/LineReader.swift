@@ -50,6 +50,8 @@ final class LineReader {
   func nextLine(until deadline: ContinuousClock.Instant? = nil) throws(End) -> ArraySlice<UInt8> {
     while true {
       if let newline = buffer[scanned...].firstIndex(of: 0x0A) {
+        // A whole line may arrive in one read, past the check on the unfinished tail.
+        guard newline - start <= maximumLineBytes else { throw tooLong }
         var line = buffer[start..<newline]
         if line.last == 0x0D { line = line.dropLast() }
         start = newline + 1
@@ -114,8 +116,10 @@ final class LineReader {
     if let newline = piece.lastIndex(of: 0x0A) {
       tailStart = offset + (newline - piece.startIndex) + 1
     }
-    if buffer.count - tailStart > maximumLineBytes {
-      throw .invalid("a line from the server is longer than \(maximumLineBytes) bytes")
-    }
+    if buffer.count - tailStart > maximumLineBytes { throw tooLong }
+  }
+
+  private var tooLong: End {
+    .invalid("a line from the server is longer than \(maximumLineBytes) bytes")
   }
 }
