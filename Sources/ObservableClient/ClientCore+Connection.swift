@@ -1,9 +1,10 @@
+import Glibc
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
   import Foundation
 #endif
-import Glibc
 
 /// A connection that has been greeted, authenticated and, if asked, compressed.
 struct EstablishedConnection {
@@ -106,7 +107,8 @@ extension ClientCore {
   ) throws -> ServerLine {
     let line = try reader.nextLine(until: deadline)
     guard let parsed = ServerLine.decode(line) else {
-      throw ClientError.protocolViolation("unreadable line: \(String(decoding: line, as: UTF8.self))")
+      throw ClientError.protocolViolation(
+        "unreadable line: \(String(decoding: line, as: UTF8.self))")
     }
     return parsed
   }

@@ -34,7 +34,8 @@ extension ClientCore {
       continuation.resume(returning: parsed.result)
     case .subscribe(let name):
       if case .failure(let error) = parsed.result {
-        logger.error("the server refused a subscription", metadata: ["stream": "\(name)", "error": "\(error)"])
+        logger.error(
+          "the server refused a subscription", metadata: ["stream": "\(name)", "error": "\(error)"])
       }
     case .unsubscribe(let name):
       if case .failure(let error) = parsed.result {
@@ -53,7 +54,8 @@ extension ClientCore {
     }
     guard !targets.isEmpty else { return }
     let lineData = Data(line)
-    let valueData = lineData[(value.startIndex - line.startIndex)..<(value.endIndex - line.startIndex)]
+    let valueData = lineData[
+      (value.startIndex - line.startIndex)..<(value.endIndex - line.startIndex)]
     for (subscription, observers) in targets {
       let delivery = Delivery(
         stream: stream, subscription: subscription, value: Data(valueData), line: lineData)

@@ -130,12 +130,14 @@ final class ClientCore: Sendable {
     let refusal = state.withLock { state -> ClientError? in
       if state.closed { return .closed }
       guard state.thread == nil, wake != nil else {
-        return wake == nil ? .connectionFailed(address: address.description, reason: "no pipe")
+        return wake == nil
+          ? .connectionFailed(address: address.description, reason: "no pipe")
           : .protocolViolation("connect() was already called")
       }
       state.firstConnect = firstConnect
       state.thread = ConnectionThread.start { [self] in run() }
-      return state.thread == nil ? .connectionFailed(address: address.description, reason: "no thread") : nil
+      return state.thread == nil
+        ? .connectionFailed(address: address.description, reason: "no thread") : nil
     }
     if let refusal { firstConnect.resume(returning: .failure(refusal)) }
   }

@@ -1,9 +1,10 @@
+import IndefiniteObservable
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
   import Foundation
 #endif
-import IndefiniteObservable
 
 /// A connection to an `observable-server` whose streams are ``IndefiniteObservable``s.
 ///

@@ -20,7 +20,8 @@ enum PollWait {
         if left <= .zero { return .timedOut }
         let (seconds, attoseconds) = left.components
         // Rounded up, so a wait never ends a little before its deadline and spins.
-        timeout = Int32(clamping: seconds * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+        timeout = Int32(
+          clamping: seconds * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
       }
       var fds = [
         pollfd(fd: fd, events: events, revents: 0),

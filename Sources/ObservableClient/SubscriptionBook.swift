@@ -18,8 +18,7 @@ struct SubscriptionBook {
   private var nextID = 0
 
   /// Adds an observer of `name`; `isFirst` is whether it is the name's only one.
-  mutating func add(_ name: String, observer: ValueObserver<Delivery>) -> (id: Int, isFirst: Bool)
-  {
+  mutating func add(_ name: String, observer: ValueObserver<Delivery>) -> (id: Int, isFirst: Bool) {
     nextID += 1
     let isFirst = entries[name] == nil
     entries[name, default: Entry()].observers[nextID] = observer

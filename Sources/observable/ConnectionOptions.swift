@@ -5,7 +5,8 @@ import ObservableClient
 
 /// The options every subcommand shares: where the server is and how to connect to it.
 struct ConnectionOptions: ParsableArguments {
-  @Option(help: "host:port, [v6addr]:port or unix:/path (default: $OBSERVABLE_SERVER or 127.0.0.1:7070)")
+  @Option(
+    help: "host:port, [v6addr]:port or unix:/path (default: $OBSERVABLE_SERVER or 127.0.0.1:7070)")
   var server: String?
 
   @Option(help: "sent with auth before anything else (default: $OBSERVABLE_SERVER_TOKEN)")

@@ -22,7 +22,8 @@ struct ListCommand: AsyncParsableCommand {
       Terminal.print(String(decoding: try encoder.encode(streams), as: UTF8.self))
       return
     }
-    let rows = [["NAME", "KIND", "SUBSCRIBERS"]]
+    let rows =
+      [["NAME", "KIND", "SUBSCRIBERS"]]
       + streams.map { [$0.name, $0.kind, String($0.subscribers)] }
     for line in Table.lines(rows) { Terminal.print(line) }
   }

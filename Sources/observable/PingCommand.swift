@@ -12,7 +12,8 @@ struct PingCommand: AsyncParsableCommand {
     let client = try await connection.connect()
     defer { client.close() }
     let elapsed = try await Failure.reporting { try await client.ping() }
-    let microseconds = elapsed.components.attoseconds / 1_000_000_000_000
+    let microseconds =
+      elapsed.components.attoseconds / 1_000_000_000_000
       + elapsed.components.seconds * 1_000_000
     Terminal.print("pong from \(client.address) in \(microseconds) µs")
   }

@@ -53,7 +53,8 @@ struct SubCommand: AsyncParsableCommand {
           Terminal.print(
             json
               ? String(decoding: delivery.line, as: UTF8.self)
-              : "\(delivery.stream) \(String(decoding: JSONText.compact(delivery.value), as: UTF8.self))")
+              : "\(delivery.stream) \(String(decoding: JSONText.compact(delivery.value), as: UTF8.self))"
+          )
           if let limit, printed.withLock({ $0 }) >= limit { finish.finish() }
         })
     }

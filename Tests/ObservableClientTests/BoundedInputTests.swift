@@ -5,7 +5,8 @@ import Testing
 
 @Suite("What the client does with bad input from a server", .timeLimit(.minutes(1)))
 struct BoundedInputTests {
-  static let greeting = #"{"hello":"observable-server","version":"1.1.0","protocol":1,"features":["sub"]}"#
+  static let greeting =
+    #"{"hello":"observable-server","version":"1.1.0","protocol":1,"features":["sub"]}"#
 
   @Test("a line over the limit drops the connection instead of growing the buffer")
   func overlongLine() async throws {
@@ -25,7 +26,11 @@ struct BoundedInputTests {
     #expect(
       eventually {
         states.all.contains {
-          if case .disconnected(let reason, _) = $0 { reason.contains("longer than 1024") } else { false }
+          if case .disconnected(let reason, _) = $0 {
+            reason.contains("longer than 1024")
+          } else {
+            false
+          }
         }
       })
     #expect(received.count == 0)

@@ -26,8 +26,9 @@ struct OverlappingPatternTests {
     let subscriptions = zip(Self.names, received).map { name, box in
       client.stream(name).subscribe { box.append($0) }
     }
-    defer { subscriptions.forEach { $0.unsubscribe() } }
-    #expect(eventually { received[0].count == 2 && received[1].count == 1 && received[2].count == 1 })
+    defer { for subscription in subscriptions { subscription.unsubscribe() } }
+    #expect(
+      eventually { received[0].count == 2 && received[1].count == 1 && received[2].count == 1 })
     #expect(received[0].all.map(\.valueText) == ["1", "4"])
     #expect(received[0].all.map(\.stream) == ["room.1", "room.2"])
     #expect(received[1].all.map(\.valueText) == ["2"])
@@ -35,7 +36,8 @@ struct OverlappingPatternTests {
     #expect(received.map { $0.all.first?.subscription } == Self.names)
   }
 
-  @Test("against the real server: one value per observer with sub, else one per matching subscription")
+  @Test(
+    "against the real server: one value per observer with sub, else one per matching subscription")
   func realServer() async throws {
     let server = try LocalServer()
     let client = try await server.client()
@@ -44,7 +46,7 @@ struct OverlappingPatternTests {
     let subscriptions = zip(Self.names, received).map { name, box in
       client.stream(name).subscribe { box.append($0) }
     }
-    defer { subscriptions.forEach { $0.unsubscribe() } }
+    defer { for subscription in subscriptions { subscription.unsubscribe() } }
     #expect(try await client.publish("room.1", 21.5) == 3)
     _ = try await client.ping()
     let withSub = client.core.state.withLock { $0.serverSendsSub }

@@ -31,7 +31,8 @@ struct ReconnectTests {
     server?.signal(SIGKILL)
     _ = server?.waitForExit()
     server = nil
-    #expect(eventually { states.all.contains { if case .disconnected = $0 { true } else { false } } })
+    #expect(
+      eventually { states.all.contains { if case .disconnected = $0 { true } else { false } } })
     server = try startServerProcess(port: port)
     #expect(eventually(timeout: .seconds(10)) { states.all.last == .connected })
     // Nobody subscribed again by hand; the client did, so the publish reaches both.

@@ -20,7 +20,8 @@ struct SharedSubscriptionTests {
     subscription.unsubscribe()
   }
 
-  @Test("16 racing threads share one subscription and send exactly one unsubscribe", arguments: 0..<5)
+  @Test(
+    "16 racing threads share one subscription and send exactly one unsubscribe", arguments: 0..<5)
   func racingObservers(_ round: Int) async throws {
     let server = try LocalServer()
     let client = try await server.client()

@@ -50,7 +50,8 @@ struct WireFormatTests {
     #expect(object?["retain"] as? Bool == true)
     let odd = "quote\" back\\slash\nnew\u{01}line"
     let subscribe = RequestLine.stream("subscribe", odd)
-    let decoded = try JSONSerialization.jsonObject(with: Data(subscribe.dropLast())) as? [String: Any]
+    let decoded =
+      try JSONSerialization.jsonObject(with: Data(subscribe.dropLast())) as? [String: Any]
     #expect(decoded?["stream"] as? String == odd)
   }
 
