@@ -7,8 +7,11 @@
 extension ObservableClient {
   /// Publishes `value`, encoded as JSON, to `stream`.
   ///
-  /// - Parameter retain: Whether the server keeps it as the stream's last value, sent first to
-  ///   each new subscriber.
+  /// - Parameters:
+  ///   - stream: The topic's name (not a pattern).
+  ///   - value: Encoded with `JSONEncoder`.
+  ///   - retain: Whether the server keeps it as the stream's last value, sent first to each new
+  ///     subscriber.
   /// - Returns: How many subscriptions received it.
   /// - Throws: ``ClientError/server(code:message:)`` with the server's code (`bad_name`,
   ///   `read_only`…), ``ClientError/notConnected`` while reconnecting, or
@@ -28,6 +31,10 @@ extension ObservableClient {
 
   /// Publishes a value given as JSON text to `stream`; the server checks that it is JSON.
   ///
+  /// - Parameters:
+  ///   - stream: The topic's name (not a pattern).
+  ///   - json: One JSON value; line breaks in it become spaces, so it stays one request line.
+  ///   - retain: Whether the server keeps it as the stream's last value.
   /// - Returns: How many subscriptions received it.
   @discardableResult
   public func publish(

@@ -6,7 +6,7 @@ import IndefiniteObservable
   import Foundation
 #endif
 
-/// A connection to an `observable-server` whose streams are ``IndefiniteObservable``s.
+/// A connection to an `observable-server` whose streams are `IndefiniteObservable`s.
 ///
 /// ```swift
 /// let client = try ObservableClient("127.0.0.1:7070")
@@ -17,7 +17,7 @@ import IndefiniteObservable
 /// ```
 ///
 /// Subscribing sends nothing until the first local observer of a name subscribes; the local
-/// observers of one name share one network subscription, and the last one's ``Subscription/unsubscribe()``
+/// observers of one name share one network subscription, and the last one's `unsubscribe()`
 /// sends `unsubscribe` once. Dropping a `Subscription` does not unsubscribe. Observers are called
 /// on the client's connection thread, one value at a time, in the order the server sent them.
 ///
