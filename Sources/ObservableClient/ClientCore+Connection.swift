@@ -161,16 +161,33 @@ extension ClientCore {
 
   /// Reads and dispatches lines until the connection ends; returns why it ended.
   private func readUntilDropped(_ connection: EstablishedConnection) -> String {
+    let interval = configuration.keepAliveInterval
+    var awaitingKeepAlive = false
     while true {
       do throws(LineReader.End) {
-        handle(try connection.reader.nextLine())
+        handle(try connection.reader.nextLine(until: interval.map { .now + $0 }))
+        awaitingKeepAlive = false
       } catch {
         switch error {
         case .closed(let reason), .invalid(let reason): return reason
         case .woken: return "closed by the client"
-        case .timedOut: continue
+        case .timedOut:
+          if awaitingKeepAlive { return "no reply to a keep-alive ping" }
+          awaitingKeepAlive = true
+          sendKeepAlive()
         }
       }
+    }
+  }
+
+  private func sendKeepAlive() {
+    writer.withLock { writer in
+      guard let writer else { return }
+      state.withLock {
+        $0.pending.append(.keepAlive)
+        $0.sent["keepalive", default: 0] += 1
+      }
+      writer.send(RequestLine.plain("ping"))
     }
   }
 }

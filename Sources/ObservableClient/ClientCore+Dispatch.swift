@@ -41,6 +41,8 @@ extension ClientCore {
       if case .failure(let error) = parsed.result {
         logger.debug("unsubscribe refused", metadata: ["stream": "\(name)", "error": "\(error)"])
       }
+    case .keepAlive:
+      break
     case nil:
       logger.warning("a reply arrived with no request waiting for it")
     }

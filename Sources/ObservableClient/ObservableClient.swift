@@ -61,6 +61,9 @@ public final class ObservableClient: Sendable {
 
   /// A remote stream, or every stream a pattern matches, as an observable of deliveries.
   ///
+  /// A name the server refuses (such as `bad_name`) is logged as an error through swift-log and
+  /// its observers receive nothing: the protocol has no error channel for an observer.
+  ///
   /// - Parameter nameOrPattern: A stream name (`clock`, `room.1`) or a pattern (`room.*`,
   ///   `room.>`).
   public func stream(_ nameOrPattern: String) -> ValueObservable<Delivery> {

@@ -7,4 +7,6 @@ enum PendingReply {
   case subscribe(String)
   /// The client's own `unsubscribe`, sent when the last local observer left.
   case unsubscribe(String)
+  /// The client's own `ping` after a silence, to find out whether the server is still there.
+  case keepAlive
 }

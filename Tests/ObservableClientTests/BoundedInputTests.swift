@@ -55,3 +55,43 @@ struct BoundedInputTests {
     #expect(client.currentState == .connected)
   }
 }
+
+@Suite("Keep-alive", .timeLimit(.minutes(1)))
+struct KeepAliveTests {
+  @Test("a server that stops answering is dropped after two silent intervals")
+  func silentServerDropped() async throws {
+    // Answers the subscribe, then reads nothing more and says nothing more.
+    let server = try ScriptedServer(greeting: BoundedInputTests.greeting, requests: 1, then: [])
+    let client = try ObservableClient(
+      "127.0.0.1:\(server.port)",
+      configuration: .quiet { $0.keepAliveInterval = .milliseconds(100) })
+    try await client.connect()
+    defer { client.close() }
+    let states = Received<ConnectionState>()
+    let watching = client.connectionState.subscribe { states.append($0) }
+    defer { watching.unsubscribe() }
+    let subscription = client.stream("a").subscribe { _ in }
+    defer { subscription.unsubscribe() }
+    #expect(
+      eventually {
+        states.all.contains {
+          if case .disconnected(let reason, _) = $0 { reason.contains("keep-alive") } else { false }
+        }
+      })
+    #expect(client.core.state.withLock { $0.sent["keepalive"] } == 1)
+  }
+
+  @Test("a live server answers the keep-alive ping and the connection stays")
+  func liveServerKept() async throws {
+    let server = try LocalServer()
+    let client = try await server.client { $0.keepAliveInterval = .milliseconds(50) }
+    defer { client.close() }
+    let states = Received<ConnectionState>()
+    let watching = client.connectionState.subscribe { states.append($0) }
+    defer { watching.unsubscribe() }
+    // Three answered keep-alives: more than two silent intervals passed without a drop.
+    #expect(eventually { client.core.state.withLock { $0.sent["keepalive", default: 0] } >= 3 })
+    #expect(states.all == [.connected])
+    #expect(try await client.publish("k", 1) == 0)
+  }
+}
