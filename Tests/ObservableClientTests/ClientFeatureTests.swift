@@ -37,7 +37,7 @@ struct ClientFeatureTests {
     try await client.publish("n", "two")
     try await client.publish("n", json: Data(#"{"three":3}"#.utf8))
     try await client.publish("n", 4)
-    #expect(eventually { received.count == 2 })
+    #expect(await eventually { received.count == 2 })
     #expect(received.all == [1, 4])
     #expect(client.decodingFailures == 2)
   }
@@ -56,7 +56,7 @@ struct ClientFeatureTests {
     defer { subscription.unsubscribe() }
     let sent = [Reading(room: "a \"quoted\"\nroom", temp: 21.5), Reading(room: "b", temp: -3)]
     for reading in sent { #expect(try await client.publish("reading", reading) == 1) }
-    #expect(eventually { received.count == 2 })
+    #expect(await eventually { received.count == 2 })
     #expect(received.all == sent)
   }
 
@@ -96,7 +96,7 @@ struct ClientFeatureTests {
     defer { subscription.unsubscribe() }
     let text = String(repeating: "compressible ", count: 200)
     for _ in 0..<3 { #expect(try await client.publish("z", text) == 1) }
-    #expect(eventually { received.count == 3 })
+    #expect(await eventually { received.count == 3 })
     #expect(received.all.allSatisfy { $0 == text })
     #expect(try await client.list().contains { $0.name == "z" && $0.subscribers == 1 })
   }

@@ -27,15 +27,26 @@ struct CommandLineTests {
     let port = try freePort()
     let server = try startServerProcess(port: port)
     let sub = try ChildProcess(
-      "observable", ["sub", "room.*", "--count", "3", "--server", "127.0.0.1:\(port)"])
-    #expect(eventually { server.stderr.contains("subscribe") || (try? subscribed(port)) == true })
+      "observable", ["sub", "room.*", "--count", "5", "--server", "127.0.0.1:\(port)"])
+    // Patterns are not listed, so probe until the subscription receives; only the probe that
+    // reached it is printed.
+    #expect(
+      await eventually {
+        (try? observable(["pub", "room.0", "probe"], port: port).stdout) == "1\n"
+      })
     #expect(try observable(["pub", "room.1", #"{"temp":21.5}"#], port: port).stdout == "1\n")
     #expect(try observable(["pub", "room.2", "hello world"], port: port).stdout == "1\n")
     let piped = try observable(["pub", "room.3", "-"], port: port, input: "42\nnot json\n")
     #expect(piped.status == 0)
-    #expect(piped.stdout == "1\n0\n")
+    #expect(piped.stdout == "1\n1\n")
     #expect(sub.waitForExit() == 0)
-    #expect(sub.lines == [#"room.1 {"temp":21.5}"#, #"room.2 "hello world""#, "room.3 42"])
+    #expect(
+      sub.lines == [
+        #"room.0 "probe""#, #"room.1 {"temp":21.5}"#, #"room.2 "hello world""#, "room.3 42",
+        #"room.3 "not json""#,
+      ])
+    #expect(try observable(["pub", "room.4", "after"], port: port).stdout == "0\n")
+    _ = server
   }
 
   @Test("sub --json prints each delivery line as received")
@@ -101,13 +112,13 @@ struct CommandLineTests {
     var server = try startServerProcess(port: port)
     let sub = try ChildProcess(
       "observable", ["sub", "news", "--count", "2", "--server", "127.0.0.1:\(port)"])
-    #expect(eventually { (try? subscribed(port)) == true })
+    #expect(await eventually { (try? subscribed(port)) == true })
     #expect(try observable(["pub", "news", "first"], port: port).stdout == "1\n")
     server.signal(SIGKILL)
     _ = server.waitForExit()
-    #expect(eventually { sub.stderr.contains("lost") })
+    #expect(await eventually { sub.stderr.contains("lost") })
     server = try startServerProcess(port: port)
-    #expect(eventually(timeout: .seconds(10)) { (try? subscribed(port)) == true })
+    #expect(await eventually(timeout: .seconds(10)) { (try? subscribed(port)) == true })
     #expect(try observable(["pub", "news", "second"], port: port).stdout == "1\n")
     #expect(sub.waitForExit() == 0)
     #expect(sub.lines == [#"news "first""#, #"news "second""#])

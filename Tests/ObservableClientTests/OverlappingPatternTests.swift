@@ -28,7 +28,9 @@ struct OverlappingPatternTests {
     }
     defer { for subscription in subscriptions { subscription.unsubscribe() } }
     #expect(
-      eventually { received[0].count == 2 && received[1].count == 1 && received[2].count == 1 })
+      await eventually {
+        received[0].count == 2 && received[1].count == 1 && received[2].count == 1
+      })
     #expect(received[0].all.map(\.valueText) == ["1", "4"])
     #expect(received[0].all.map(\.stream) == ["room.1", "room.2"])
     #expect(received[1].all.map(\.valueText) == ["2"])
@@ -53,7 +55,7 @@ struct OverlappingPatternTests {
     // Without "sub", the server sends three identical lines and each goes to every matching
     // local subscription, as the documentation says.
     let expected = withSub ? 1 : 3
-    #expect(eventually { received.allSatisfy { $0.count == expected } })
+    #expect(await eventually { received.allSatisfy { $0.count == expected } })
     for (name, box) in zip(Self.names, received) {
       #expect(box.all.allSatisfy { $0.subscription == name && $0.stream == "room.1" })
       #expect(box.all.allSatisfy { $0.valueText == "21.5" })

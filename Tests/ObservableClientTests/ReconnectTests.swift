@@ -26,19 +26,21 @@ struct ReconnectTests {
       all.unsubscribe()
     }
     try await client.publish("room.1", "before", retain: true)
-    #expect(eventually { exact.count >= 1 && pattern.count >= 1 })
+    #expect(await eventually { exact.count >= 1 && pattern.count >= 1 })
 
     server?.signal(SIGKILL)
     _ = server?.waitForExit()
     server = nil
     #expect(
-      eventually { states.all.contains { if case .disconnected = $0 { true } else { false } } })
+      await eventually {
+        states.all.contains { if case .disconnected = $0 { true } else { false } }
+      })
     server = try startServerProcess(port: port)
-    #expect(eventually(timeout: .seconds(10)) { states.all.last == .connected })
+    #expect(await eventually(timeout: .seconds(10)) { states.all.last == .connected })
     // Nobody subscribed again by hand; the client did, so the publish reaches both.
     #expect(try await client.publish("room.1", "after") >= 2)
-    #expect(eventually { exact.all.map(\.valueText).contains(#""after""#) })
-    #expect(eventually { pattern.all.map(\.valueText).contains(#""after""#) })
+    #expect(await eventually { exact.all.map(\.valueText).contains(#""after""#) })
+    #expect(await eventually { pattern.all.map(\.valueText).contains(#""after""#) })
     #expect(exact.all.first?.valueText == #""before""#)
     _ = server
   }
@@ -52,17 +54,17 @@ struct ReconnectTests {
     let subscription = client.stream("kept", as: String.self).subscribe { received.append($0) }
     defer { subscription.unsubscribe() }
     try await client.publish("kept", "v1", retain: true)
-    #expect(eventually { received.count == 1 })
+    #expect(await eventually { received.count == 1 })
     let states = Received<ConnectionState>()
     let watching = client.connectionState.subscribe { states.append($0) }
     defer { watching.unsubscribe() }
     // Cut the connection under the client, as a network failure would; the server lives on.
     client.core.writer.withLock { $0?.shutDown() }
-    #expect(eventually { received.count == 2 })
+    #expect(await eventually { received.count == 2 })
     #expect(received.all == ["v1", "v1"])
     #expect(states.all.contains { if case .disconnected = $0 { true } else { false } })
     #expect(states.all.last == .connected)
     #expect(try await client.publish("kept", "v2") == 1)
-    #expect(eventually { received.all.last == "v2" })
+    #expect(await eventually { received.all.last == "v2" })
   }
 }

@@ -36,7 +36,7 @@ struct SharedSubscriptionTests {
     }
     #expect(try await eventually { try await subscribers(name, via: client) == 1 })
     #expect(try await client.publish(name, round) == 1)
-    #expect(eventually { received.count == 16 })
+    #expect(await eventually { received.count == 16 })
     #expect(Set(received.all) == Set(0..<16))
 
     let all = subscriptions.withLock { $0 }
@@ -61,7 +61,7 @@ struct SharedSubscriptionTests {
     }
     #expect(try await eventually { try await subscribers("kept", via: client) == 1 })
     #expect(try await client.publish("kept", "still here") == 1)
-    #expect(eventually { received.count == 1 })
+    #expect(await eventually { received.count == 1 })
     #expect(received.all.first?.valueText == #""still here""#)
     #expect(client.core.state.withLock { $0.sent["unsubscribe"] } == nil)
   }
@@ -76,7 +76,7 @@ struct SharedSubscriptionTests {
     defer { subscription.unsubscribe() }
     _ = try await client.ping()
     #expect(try await client.publish("room.7", json: Data(#"{"temp":21.5}"#.utf8)) == 1)
-    #expect(eventually { received.count == 1 })
+    #expect(await eventually { received.count == 1 })
     let delivery = try #require(received.all.first)
     #expect(delivery.stream == "room.7")
     #expect(delivery.subscription == "room.*")

@@ -85,9 +85,11 @@ final class ChildProcess: Sendable {
 
   /// Waits for the process to exit, up to `timeout`; its status, or `nil` if it did not.
   func waitForExit(timeout: Duration = .seconds(10)) -> Int32? {
-    guard eventually(timeout: timeout, { !process.withLock { $0.isRunning } }) else { return nil }
+    guard eventuallyBlocking(timeout: timeout, { !process.withLock { $0.isRunning } }) else {
+      return nil
+    }
     // The last output may still be in the pipes; their ends say it has all been read.
-    _ = eventually(timeout: .seconds(2)) { stdoutText.finished && stderrText.finished }
+    _ = eventuallyBlocking(timeout: .seconds(2)) { stdoutText.finished && stderrText.finished }
     return process.withLock { $0.terminationStatus }
   }
 }
@@ -107,7 +109,7 @@ private final class Collected: Sendable {
 func startServerProcess(port: UInt16, arguments: [String] = []) throws -> ChildProcess {
   let server = try ChildProcess(
     "observable-server", ["--listen", "127.0.0.1:\(port)", "--log-level", "info"] + arguments)
-  guard eventually(timeout: .seconds(10), { server.stderr.contains("listening") }) else {
+  guard eventuallyBlocking(timeout: .seconds(10), { server.stderr.contains("listening") }) else {
     throw ServerDidNotStart(output: server.stderr)
   }
   return server

@@ -68,8 +68,12 @@ final class Received<T: Sendable>: Sendable {
   var count: Int { values.withLock { $0.count } }
 }
 
-/// Waits until `condition` holds, checking every few milliseconds, up to `timeout`.
-func eventually(timeout: Duration = .seconds(5), _ condition: () throws -> Bool) rethrows -> Bool {
+/// Waits until `condition` holds, checking every few milliseconds, up to `timeout`, blocking the
+/// thread: for synchronous helpers only (tests use the async ``eventually(timeout:_:)``, which
+/// leaves the concurrency pool's few threads free).
+func eventuallyBlocking(timeout: Duration = .seconds(5), _ condition: () throws -> Bool) rethrows
+  -> Bool
+{
   let deadline = ContinuousClock.now + timeout
   while ContinuousClock.now < deadline {
     if try condition() { return true }
