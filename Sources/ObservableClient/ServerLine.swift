@@ -28,8 +28,12 @@ struct ServerLine: Decodable {
 
   /// Reads `line`; `nil` when it is not a JSON object.
   static func decode(_ line: ArraySlice<UInt8>) -> ServerLine? {
-    try? JSONDecoder().decode(ServerLine.self, from: Data(line))
+    try? decoder.decode(ServerLine.self, from: Data(line))
   }
+
+  // One for every line of every client: making a decoder per line cost more than decoding.
+  // JSONDecoder is Sendable, and these options never change.
+  private static let decoder = JSONDecoder()
 
   /// The reply as a result: its fields on success, its error code and message on failure.
   var result: Result<ServerLine, ClientError> {
