@@ -7,6 +7,8 @@ let package = Package(
   products: [
     .library(name: "IndefiniteObservable", targets: ["IndefiniteObservable"]),
     .library(name: "ObservableServer", targets: ["ObservableServer"]),
+    .library(name: "ObservableClient", targets: ["ObservableClient"]),
+    .executable(name: "observable", targets: ["observable"]),
     .executable(name: "observable-server", targets: ["observable-server"]),
     .executable(name: "observable-bench", targets: ["observable-bench"]),
   ],
@@ -41,6 +43,22 @@ let package = Package(
     ),
     // The WebSocket and HTTP/1.1 codec for `--http`: pure byte transforms, no I/O.
     .target(name: "WebSocket", dependencies: ["CZlib"]),
+    // A remote stream as an IndefiniteObservable: its own sockets and reader thread, no server code.
+    .target(
+      name: "ObservableClient",
+      dependencies: [
+        "IndefiniteObservable", "Locking", "CZlib",
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    // The command people type: sub, pub, list, stats, ping.
+    .executableTarget(
+      name: "observable",
+      dependencies: [
+        "ObservableClient",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
     .executableTarget(
       name: "observable-server",
       dependencies: [
@@ -84,6 +102,13 @@ let package = Package(
     ),
     // The NATS client against its own fakes and against a real nats-server it starts.
     .testTarget(name: "NATSTests", dependencies: ["NATS"]),
+    .testTarget(
+      name: "ObservableClientTests",
+      dependencies: [
+        "ObservableClient", "ObservableServer", "IndefiniteObservable", "Locking",
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -8,7 +8,13 @@
 /// let subscription = observable.subscribe { print($0) }
 /// subscription.unsubscribe()
 /// ```
-public final class ValueObservable<T>: IndefiniteObservable<ValueObserver<T>> {
+///
+/// A `ValueObservable` may be handed to another thread or a `Task`: its only state is the
+/// connect closure, set once in `init` and never changed.
+public final class ValueObservable<T>: IndefiniteObservable<ValueObserver<T>>, @unchecked Sendable {
+  // Unchecked: the one stored property (in the superclass) is an immutable `let` closure. It is
+  // not `@Sendable`, so that 4.0-API code keeps compiling; subscribing from several threads is
+  // as safe as the source the closure wraps, which is what the 4.0 API promised too.
   /// Subscribes a closure that receives every value.
   ///
   /// - Parameter next: Called once for every emitted value.

@@ -1,0 +1,163 @@
+import Glibc
+import IndefiniteObservable
+import Locking
+import Logging
+
+/// The state one ``ObservableClient`` shares between its callers and its connection thread.
+///
+/// Two locks, always taken in this order: `writer` orders everything that goes on the wire (so
+/// the queue of pending replies matches the order of requests, and subscribe/unsubscribe
+/// transitions reach the server in the order they happened), and `state` guards the books.
+/// The connection thread reads without the `writer` lock, so a slow write never stops
+/// deliveries. Observers are called on the connection thread, outside both locks.
+final class ClientCore: Sendable {
+  /// Everything behind the `state` lock.
+  struct State {
+    var book = SubscriptionBook()
+    var pending: [PendingReply] = []
+    var connection = ConnectionState.idle
+    var stateObservers: [Int: ValueObserver<ConnectionState>] = [:]
+    var nextStateObserver = 0
+    var serverSendsSub = false
+    var closed = false
+    var thread: pthread_t?
+    var firstConnect: CheckedContinuation<Result<Void, ClientError>, Never>?
+    var decodingFailures = 0
+    /// Requests written, by op, for tests and diagnostics.
+    var sent: [String: Int] = [:]
+  }
+
+  let address: ServerAddress
+  let configuration: ClientConfiguration
+  let wake: WakePipe?
+  let writer = Locked<SocketWriter?>(nil)
+  let state = Locked(State())
+
+  /// Creates the shared state; no thread runs until ``start(_:)``.
+  init(address: ServerAddress, configuration: ClientConfiguration) {
+    self.address = address
+    self.configuration = configuration
+    wake = WakePipe()
+  }
+
+  var logger: Logger { configuration.logger }
+
+  // MARK: Local observers
+
+  /// Adds a local observer of `name`; the first one sends `subscribe` if connected (otherwise
+  /// the next connection does). Returns the id that ``removeObserver(_:id:)`` takes.
+  func addObserver(_ name: String, _ observer: ValueObserver<Delivery>) -> Int {
+    writer.withLock { writer in
+      let (id, send) = state.withLock { state -> (Int, Bool) in
+        let (id, isFirst) = state.book.add(name, observer: observer)
+        guard isFirst, writer != nil else { return (id, false) }
+        state.book.setOnWire(name, true)
+        state.pending.append(.subscribe(name))
+        state.sent["subscribe", default: 0] += 1
+        return (id, true)
+      }
+      if send { writer?.send(RequestLine.stream("subscribe", name)) }
+      return id
+    }
+  }
+
+  /// Removes a local observer; the last one of `name` sends `unsubscribe`, exactly once.
+  func removeObserver(_ name: String, id: Int) {
+    writer.withLock { writer in
+      let send = state.withLock { state -> Bool in
+        let (wasLast, wasOnWire) = state.book.remove(name, id: id)
+        guard wasLast, wasOnWire, writer != nil else { return false }
+        state.pending.append(.unsubscribe(name))
+        state.sent["unsubscribe", default: 0] += 1
+        return true
+      }
+      if send { writer?.send(RequestLine.stream("unsubscribe", name)) }
+    }
+  }
+
+  /// Adds an observer of the connection state and gives it the current state at once.
+  func addStateObserver(_ observer: ValueObserver<ConnectionState>) -> Int {
+    let (id, current) = state.withLock { state in
+      state.nextStateObserver += 1
+      state.stateObservers[state.nextStateObserver] = observer
+      return (state.nextStateObserver, state.connection)
+    }
+    observer.next(current)
+    return id
+  }
+
+  /// Removes an observer of the connection state.
+  func removeStateObserver(_ id: Int) {
+    state.withLock { _ = $0.stateObservers.removeValue(forKey: id) }
+  }
+
+  /// Records a new connection state and tells its observers.
+  func setConnectionState(_ new: ConnectionState) {
+    let observers = state.withLock { state in
+      state.connection = new
+      return Array(state.stateObservers.values)
+    }
+    for observer in observers { observer.next(new) }
+  }
+
+  // MARK: Requests
+
+  /// Sends `line` and waits for its reply; fails at once when not connected.
+  func request(_ line: [UInt8], op: String) async -> Result<ServerLine, ClientError> {
+    await withCheckedContinuation { continuation in
+      let queued = writer.withLock { writer -> Bool in
+        guard let writer else { return false }
+        state.withLock {
+          $0.pending.append(.caller(continuation))
+          $0.sent[op, default: 0] += 1
+        }
+        // A failed write shuts the socket down; the connection thread then fails every
+        // pending reply, this one included.
+        writer.send(line)
+        return true
+      }
+      if !queued {
+        let closed = state.withLock { $0.closed }
+        continuation.resume(returning: .failure(closed ? .closed : .notConnected))
+      }
+    }
+  }
+
+  // MARK: Life cycle
+
+  /// Starts the connection thread; `firstConnect` hears whether the first attempt succeeded.
+  func start(_ firstConnect: CheckedContinuation<Result<Void, ClientError>, Never>) {
+    let refusal = state.withLock { state -> ClientError? in
+      if state.closed { return .closed }
+      guard state.thread == nil, wake != nil else {
+        return wake == nil
+          ? .connectionFailed(address: address.description, reason: "no pipe")
+          : .protocolViolation("connect() was already called")
+      }
+      state.firstConnect = firstConnect
+      state.thread = ConnectionThread.start { [self] in run() }
+      return state.thread == nil
+        ? .connectionFailed(address: address.description, reason: "no thread") : nil
+    }
+    if let refusal { firstConnect.resume(returning: .failure(refusal)) }
+  }
+
+  /// Stops the connection for good and waits for its thread, unless called from it.
+  func close() {
+    let (wasOpen, thread) = state.withLock { state -> (Bool, pthread_t?) in
+      guard !state.closed else { return (false, nil) }
+      state.closed = true
+      return (true, state.thread)
+    }
+    guard wasOpen else { return }
+    wake?.signal()
+    if let thread {
+      ConnectionThread.finish(thread)
+    } else {
+      setConnectionState(.closed)
+    }
+  }
+
+  /// Whether ``close()`` was called.
+  var isClosed: Bool { state.withLock { $0.closed } }
+}

@@ -1,0 +1,12 @@
+/// What waits for the next reply: replies come one per request, in request order, so the
+/// client keeps these in a queue and pairs each reply with the oldest.
+enum PendingReply {
+  /// A caller awaiting the reply (publish, list, ping).
+  case caller(CheckedContinuation<Result<ServerLine, ClientError>, Never>)
+  /// The client's own `subscribe` for a name with local observers.
+  case subscribe(String)
+  /// The client's own `unsubscribe`, sent when the last local observer left.
+  case unsubscribe(String)
+  /// The client's own `ping` after a silence, to find out whether the server is still there.
+  case keepAlive
+}

@@ -1,0 +1,51 @@
+/// The request lines the client sends, as compact JSON ending in `\n`.
+enum RequestLine {
+  /// `{"op":"subscribe","stream":NAME}` and the like, for ops with only a stream.
+  static func stream(_ op: String, _ name: String) -> [UInt8] {
+    Array(#"{"op":"\#(op)","stream":\#(quoted(name))}"#.utf8) + [0x0A]
+  }
+
+  /// `{"op":"publish","stream":NAME,"value":VALUE}`, with `"retain":true` when asked.
+  ///
+  /// `value` must be valid JSON; its line breaks (which valid JSON has only as whitespace) become
+  /// spaces, so that it stays one line.
+  static func publish(_ name: String, value: [UInt8], retain: Bool) -> [UInt8] {
+    var line = Array(#"{"op":"publish","stream":\#(quoted(name)),"value":"#.utf8)
+    line.append(contentsOf: value.lazy.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 })
+    line.append(contentsOf: (retain ? #","retain":true}"# : "}").utf8)
+    line.append(0x0A)
+    return line
+  }
+
+  /// A request with no argument: `{"op":"list"}`, `{"op":"ping"}`.
+  static func plain(_ op: String) -> [UInt8] {
+    Array(#"{"op":"\#(op)"}"#.utf8) + [0x0A]
+  }
+
+  /// `{"op":"auth","token":TOKEN}`.
+  static func auth(_ token: String) -> [UInt8] {
+    Array(#"{"op":"auth","token":\#(quoted(token))}"#.utf8) + [0x0A]
+  }
+
+  /// `{"op":"compress","algorithm":"deflate"}`.
+  static let compress = Array(#"{"op":"compress","algorithm":"deflate"}"#.utf8) + [0x0A]
+
+  /// `text` as a JSON string literal.
+  static func quoted(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case _ where scalar.value < 0x20:
+        let hex = String(scalar.value, radix: 16)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import IndefiniteObservable
+import Locking
+import ObservableClient
+
+/// `observable sub NAME_OR_PATTERN...`: prints every value until interrupted or `--count`.
+struct SubCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "sub",
+    abstract: "Print the values of streams: one line per value, NAME VALUE.",
+    discussion: """
+      Reconnects and subscribes again when the connection drops, with one notice on stderr
+      each time. A retained value arrives again after a reconnect.
+      """)
+
+  @OptionGroup var connection: ConnectionOptions
+
+  @Argument(help: "stream names or patterns (room.1, room.*, room.>)")
+  var names: [String]
+
+  @Flag(help: "print each delivery line as received")
+  var json = false
+
+  @Option(help: "exit 0 after this many values")
+  var count: Int?
+
+  mutating func validate() throws {
+    guard !names.isEmpty else { throw ValidationError("name at least one stream") }
+    if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+  }
+
+  func run() async throws {
+    let client = try await connection.connect()
+    defer { client.close() }
+    let (finished, finish) = AsyncStream<Void>.makeStream()
+    let printed = Locked(0)
+    let limit = count
+    let json = self.json
+    let notices = reconnectNotices(client)
+    defer { notices.unsubscribe() }
+    var subscriptions: [Subscription] = []
+    for name in names {
+      subscriptions.append(
+        client.stream(name).subscribe { delivery in
+          // Deliveries come one at a time from the client's thread; the count keeps to the limit.
+          let shown = printed.withLock { printed -> Bool in
+            if let limit, printed >= limit { return false }
+            printed += 1
+            return true
+          }
+          guard shown else { return }
+          Terminal.print(
+            json
+              ? String(decoding: delivery.line, as: UTF8.self)
+              : "\(delivery.stream) \(String(decoding: JSONText.compact(delivery.value), as: UTF8.self))"
+          )
+          if let limit, printed.withLock({ $0 }) >= limit { finish.finish() }
+        })
+    }
+    for await _ in finished {}
+    for subscription in subscriptions { subscription.unsubscribe() }
+  }
+
+  /// Prints one notice on stderr each time the connection drops.
+  private func reconnectNotices(_ client: ObservableClient) -> Subscription {
+    let wasConnected = Locked(false)
+    let address = client.address
+    return client.connectionState.subscribe { state in
+      switch state {
+      case .connected:
+        wasConnected.withLock { $0 = true }
+      case .disconnected(let reason, _):
+        // Only the first failure after a connection speaks; further attempts stay quiet.
+        let wasUp = wasConnected.withLock { connected in
+          defer { connected = false }
+          return connected
+        }
+        if wasUp {
+          Terminal.error("observable: connection to \(address) lost (\(reason)); reconnecting")
+        }
+      default:
+        break
+      }
+    }
+  }
+}

@@ -1,0 +1,100 @@
+import Glibc
+import Locking
+import Logging
+import ObservableClient
+
+@testable import ObservableServer
+
+/// An in-process `observable-server` on a free loopback port, shut down when it goes away.
+final class LocalServer {
+  let server: ObservableServer
+  let port: UInt16
+
+  /// Starts a server on 127.0.0.1 port 0, with whatever `configure` changes.
+  init(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+    var configuration = ServerConfiguration()
+    configuration.listen = [.tcp(host: "127.0.0.1", port: 0)]
+    configuration.eventLoopCount = 2
+    configure(&configuration)
+    server = ObservableServer(
+      configuration: configuration, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+    let addresses = try server.start()
+    port =
+      addresses.lazy.compactMap { address -> UInt16? in
+        if case .tcp(_, let port) = address { return port }
+        return nil
+      }.first ?? 0
+  }
+
+  deinit { server.shutdown() }
+
+  /// The address clients connect to.
+  var address: String { "127.0.0.1:\(port)" }
+
+  /// A connected client with a quick reconnect policy and no logging.
+  func client(_ configure: (inout ClientConfiguration) -> Void = { _ in }) async throws
+    -> ObservableClient
+  {
+    let client = try ObservableClient(address, configuration: .quiet(configure))
+    try await client.connect()
+    return client
+  }
+}
+
+extension ClientConfiguration {
+  /// Fast reconnection and no log output, changed by `configure`.
+  static func quiet(_ configure: (inout ClientConfiguration) -> Void = { _ in })
+    -> ClientConfiguration
+  {
+    var configuration = ClientConfiguration(
+      reconnect: ReconnectPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200)),
+      logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+    configure(&configuration)
+    return configuration
+  }
+}
+
+/// Values an observer received, from whatever thread it was called on.
+final class Received<T: Sendable>: Sendable {
+  private let values = Locked<[T]>([])
+
+  /// Records one value.
+  func append(_ value: T) { values.withLock { $0.append(value) } }
+
+  /// Everything received so far.
+  var all: [T] { values.withLock { $0 } }
+
+  /// How many values arrived.
+  var count: Int { values.withLock { $0.count } }
+}
+
+/// Waits until `condition` holds, checking every few milliseconds, up to `timeout`, blocking the
+/// thread: for synchronous helpers only (tests use the async ``eventually(timeout:_:)``, which
+/// leaves the concurrency pool's few threads free).
+func eventuallyBlocking(timeout: Duration = .seconds(5), _ condition: () throws -> Bool) rethrows
+  -> Bool
+{
+  let deadline = ContinuousClock.now + timeout
+  while ContinuousClock.now < deadline {
+    if try condition() { return true }
+    usleep(5_000)
+  }
+  return try condition()
+}
+
+/// Waits until `condition` holds, checking every few milliseconds, up to `timeout`.
+func eventually(
+  timeout: Duration = .seconds(5), _ condition: () async throws -> Bool
+) async rethrows -> Bool {
+  let deadline = ContinuousClock.now + timeout
+  while ContinuousClock.now < deadline {
+    if try await condition() { return true }
+    try? await Task.sleep(for: .milliseconds(5))
+  }
+  return try await condition()
+}
+
+/// The subscriber count `list` shows for `name`, 0 when it is not listed.
+func subscribers(_ name: String, via client: ObservableClient) async throws -> Int {
+  try await client.list().first { $0.name == name }?.subscribers ?? 0
+}
