@@ -137,6 +137,9 @@ final class StreamRegistry: Sendable {
     return fixed + topicList
   }
 
+  /// How many distinct patterns have subscriptions; the pattern index holds no more.
+  var patternCount: Int { topics.withLock { $0.patternCount } }
+
   /// Ends the fixed streams' background work.
   func shutdown() {
     for source in sources.values { source.shutdown() }

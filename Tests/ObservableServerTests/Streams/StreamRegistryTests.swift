@@ -95,11 +95,13 @@ struct StreamRegistryTests {
     let directSubscription = try registry.subscribe(direct, to: "a.c")
     #expect(try registry.publish("5", to: "a.c") == 3)
     #expect(
-      oneToken.texts == [LineCollector.delivery("a.b", "1"), LineCollector.delivery("a.c", "5")])
+      oneToken.texts == [
+        LineCollector.delivery("a.b", "1", sub: "a.*"), LineCollector.delivery("a.c", "5", sub: "a.*"),
+      ])
     #expect(
       tail.texts == [
-        LineCollector.delivery("a.b", "1"), LineCollector.delivery("a.b.c", "2"),
-        LineCollector.delivery("a.c", "5"),
+        LineCollector.delivery("a.b", "1", sub: "a.>"), LineCollector.delivery("a.b.c", "2", sub: "a.>"),
+        LineCollector.delivery("a.c", "5", sub: "a.>"),
       ])
     #expect(direct.texts == [LineCollector.delivery("a.c", "5")])
     for subscription in subscriptions + [directSubscription] { subscription.unsubscribe() }
@@ -111,7 +113,7 @@ struct StreamRegistryTests {
     let pattern = LineCollector()
     let patternSubscription = try registry.subscribe(pattern, to: "x.*")
     #expect(try registry.publish("1", to: "x.y") == 2)
-    #expect(pattern.texts == [LineCollector.delivery("x.y", "1")])
+    #expect(pattern.texts == [LineCollector.delivery("x.y", "1", sub: "x.*")])
     patternSubscription.unsubscribe()
     #expect(try registry.publish("2", to: "x.y") == 1)
     #expect(try registry.publish("3", to: "x.z") == 0)
@@ -119,7 +121,7 @@ struct StreamRegistryTests {
     direct.unsubscribe()
   }
 
-  @Test("a pattern and a direct subscription on one connection get a copy each")
+  @Test("a pattern and a direct subscription on one connection get a copy each, told apart by sub")
   func patternAndDirect() throws {
     let connection = LineCollector()
     let subscriptions = [
@@ -127,10 +129,18 @@ struct StreamRegistryTests {
       try registry.subscribe(connection, to: "a.>"),
     ]
     #expect(try registry.publish("9", to: "a.b") == 3)
-    #expect(connection.texts == Array(repeating: LineCollector.delivery("a.b", "9"), count: 3))
+    #expect(
+      connection.texts.sorted() == [
+        LineCollector.delivery("a.b", "9"), LineCollector.delivery("a.b", "9", sub: "a.*"),
+        LineCollector.delivery("a.b", "9", sub: "a.>"),
+      ].sorted())
     subscriptions[0].unsubscribe()
     // The topic is gone, the patterns still match.
     #expect(try registry.publish("8", to: "a.b") == 2)
+    #expect(
+      connection.texts.suffix(2).sorted() == [
+        LineCollector.delivery("a.b", "8", sub: "a.*"), LineCollector.delivery("a.b", "8", sub: "a.>"),
+      ].sorted())
     for subscription in subscriptions { subscription.unsubscribe() }
   }
 
@@ -167,11 +177,12 @@ struct StreamRegistryTests {
     let subscription = try registry.subscribe(late, to: "news.*")
     #expect(
       Set(late.texts) == [
-        LineCollector.delivery("news.a", "1"), LineCollector.delivery("news.b", "2"),
+        LineCollector.delivery("news.a", "1", sub: "news.*"),
+        LineCollector.delivery("news.b", "2", sub: "news.*"),
       ])
     #expect(late.lines.count == 2)
     #expect(try registry.publish("5", to: "news.b") == 1)
-    #expect(late.texts.last == LineCollector.delivery("news.b", "5"))
+    #expect(late.texts.last == LineCollector.delivery("news.b", "5", sub: "news.*"))
     subscription.unsubscribe()
   }
 
