@@ -24,7 +24,8 @@ struct BenchCommand: ParsableCommand {
   @Option(
     name: .customLong("scenario"),
     help: ArgumentHelp(
-      "A scenario to run: fan-out, latency, memory or churn. Repeatable; default: all.",
+      "A scenario to run: fan-out, latency, memory, churn or patterns. Repeatable; default: all"
+        + " but patterns, which takes about half a minute more.",
       valueName: "name"))
   var scenarios: [ScenarioName] = []
 
@@ -59,6 +60,18 @@ struct BenchCommand: ParsableCommand {
 
   @Option(help: "Churn: subscribe+unsubscribe pairs.")
   var pairs = 200_000
+
+  @Option(help: "Patterns: background pattern subscriptions, none matching what is published.")
+  var patterns = 100_000
+
+  @Option(
+    help: ArgumentHelp(
+      "Patterns: how many patterns each matching row's publishes match (at most 128).",
+      valueName: "k,k,…"))
+  var patternMatches = "1,10,100"
+
+  @Option(help: "Patterns: publishes per measured run (fewer for large k: 2,000,000 / k at most).")
+  var patternPublishes = 200_000
 
   @Option(help: ArgumentHelp("The observable-server executable to start.", valueName: "path"))
   var server: String?
@@ -100,6 +113,13 @@ struct BenchCommand: ParsableCommand {
     guard latencySeconds > 0 else { throw ValidationError("--latency-seconds must be positive") }
     guard connections >= 1 else { throw ValidationError("--connections must be at least 1") }
     guard pairs >= 1 else { throw ValidationError("--pairs must be at least 1") }
+    guard patterns >= 0 else { throw ValidationError("--patterns must be at least 0") }
+    guard parsedPatternMatches != nil else {
+      throw ValidationError("--pattern-matches \(patternMatches): expected counts from 1 to 128")
+    }
+    guard patternPublishes >= 1 else {
+      throw ValidationError("--pattern-publishes must be at least 1")
+    }
     if let serverThreads, serverThreads < 1 {
       throw ValidationError("--server-threads must be at least 1")
     }
@@ -122,7 +142,9 @@ struct BenchCommand: ParsableCommand {
     ChildProcessGuard.install(hardLimitSeconds: timeout + 10)
     let deadline = Deadline(secondsFromNow: timeout)
     let selected =
-      scenarios.isEmpty ? ScenarioName.allCases : ScenarioName.allCases.filter(scenarios.contains)
+      scenarios.isEmpty
+      ? ScenarioName.allCases.filter { $0 != .patterns }
+      : ScenarioName.allCases.filter(scenarios.contains)
     do {
       // The client's sockets, the few files of its own, and the same for a server it starts.
       let memory = selected.contains(.memory) ? connections : 0
@@ -168,6 +190,14 @@ struct BenchCommand: ParsableCommand {
     )
   }
 
+  private var parsedPatternMatches: [Int]? {
+    let counts = patternMatches.split(separator: ",").map {
+      Int($0.trimmingCharacters(in: .whitespaces))
+    }
+    guard !counts.isEmpty, counts.allSatisfy({ (1...128).contains($0 ?? 0) }) else { return nil }
+    return counts.compactMap { $0 }
+  }
+
   private var parsedSubscribers: [Int]? {
     let counts = subscribers.split(separator: ",").map {
       Int($0.trimmingCharacters(in: .whitespaces))
@@ -200,6 +230,16 @@ struct BenchCommand: ParsableCommand {
       list.append(ConnectionMemoryScenario(connections: connections))
     }
     if selected.contains(.churn) { list.append(ChurnScenario(pairs: pairs)) }
+    if selected.contains(.patterns) {
+      list.append(
+        PatternsScenario(kind: .unmatched, patterns: patterns, publishes: patternPublishes))
+      for k in parsedPatternMatches ?? [] {
+        list.append(
+          PatternsScenario(
+            kind: .matching(k), patterns: patterns,
+            publishes: min(patternPublishes, max(1000, 2_000_000 / k))))
+      }
+    }
     return list
   }
 
@@ -230,4 +270,5 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument {
   case latency
   case memory
   case churn
+  case patterns
 }

@@ -51,8 +51,9 @@ struct PatternSubTests {
     // without ids and in one write, are batched.
     try publisher.request("retain feed.a 0")
     let count = 200
-    try publisher.send((1...count).map { #"{"op":"publish","stream":"feed.a","value":\#($0)}"# }
-      .joined(separator: "\n"))
+    try publisher.send(
+      (1...count).map { #"{"op":"publish","stream":"feed.a","value":\#($0)}"# }
+        .joined(separator: "\n"))
     for expected in 0...count {
       let line = try subscriber.readJSON()
       #expect(line["sub"] as? String == "feed.*")

@@ -10,7 +10,9 @@ struct DeliveryEncoderSubTests {
   func subLine() throws {
     var line = DeliveryEncoder.prefix(stream: "room.1", sub: "room.*")
     line += Array("21.5}\n".utf8)
-    #expect(String(decoding: line, as: UTF8.self) == #"{"stream":"room.1","sub":"room.*","value":21.5}"# + "\n")
+    #expect(
+      String(decoding: line, as: UTF8.self) == #"{"stream":"room.1","sub":"room.*","value":21.5}"#
+        + "\n")
     let object = try WireJSON.object(line)
     #expect(object["stream"] as? String == "room.1")
     #expect(object["sub"] as? String == "room.*")
@@ -37,12 +39,14 @@ struct DeliveryEncoderSubTests {
     }
     let relabelled = DeliveryEncoder.relabel(
       plain, droppingPrefix: DeliveryEncoder.prefixLength(stream: "room.12"), adding: subPrefix)
-    #expect(String(decoding: relabelled, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+    #expect(
+      String(decoding: relabelled, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
     #expect(relabelled.count(where: { $0 == 0x0A }) == count)
   }
 
   @Test("prefixLength is the length of the prefix", arguments: ["a", "room.1", "x-y_z.*.>"])
   func prefixLength(name: String) {
-    #expect(DeliveryEncoder.prefixLength(stream: name) == DeliveryEncoder.prefix(stream: name).count)
+    #expect(
+      DeliveryEncoder.prefixLength(stream: name) == DeliveryEncoder.prefix(stream: name).count)
   }
 }

@@ -22,11 +22,12 @@ struct StreamRegistryPatternTests {
     }
     #expect(try registry.publish("21.5", to: "room.1") == 3)
     #expect(
-      connection.texts.sorted() == [
-        LineCollector.delivery("room.1", "21.5"),
-        LineCollector.delivery("room.1", "21.5", sub: "room.*"),
-        LineCollector.delivery("room.1", "21.5", sub: "room.>"),
-      ].sorted())
+      connection.texts.sorted()
+        == [
+          LineCollector.delivery("room.1", "21.5"),
+          LineCollector.delivery("room.1", "21.5", sub: "room.*"),
+          LineCollector.delivery("room.1", "21.5", sub: "room.>"),
+        ].sorted())
     // room.2 has no topic: only the index delivers it.
     #expect(try registry.publish("7", to: "room.2") == 2)
     #expect(try registry.publish("8", to: "room.2.x") == 1)
@@ -61,7 +62,8 @@ struct StreamRegistryPatternTests {
     for subscription in subscriptions { subscription.unsubscribe() }
   }
 
-  @Test("a batched chunk reaches pattern observers relabelled line by line", arguments: [false, true])
+  @Test(
+    "a batched chunk reaches pattern observers relabelled line by line", arguments: [false, true])
   func batchedChunk(withTopic: Bool) throws {
     let pattern = LineCollector()
     var subscriptions = [try registry.subscribe(pattern, to: "b.*")]
@@ -81,7 +83,9 @@ struct StreamRegistryPatternTests {
     #expect(receivers == (withTopic ? 2 : 1))
     #expect(
       pattern.texts == [values.map { LineCollector.delivery("b.x", $0, sub: "b.*") }.joined()])
-    #expect(direct.texts == (withTopic ? [values.map { LineCollector.delivery("b.x", $0) }.joined()] : []))
+    #expect(
+      direct.texts == (withTopic ? [values.map { LineCollector.delivery("b.x", $0) }.joined()] : [])
+    )
     #expect(counters.snapshot.publishedTotal == values.count)
     for subscription in subscriptions { subscription.unsubscribe() }
   }
@@ -107,7 +111,8 @@ struct StreamRegistryPatternTests {
     let held = try registry.subscribe(LineCollector(), to: "room.1")
     #expect(try registry.list(matching: "room.*").map(\.name) == ["room.1", "room.2"])
     #expect(try registry.list(matching: "room.*").map(\.subscribers) == [1, 0])
-    #expect(try registry.list(matching: "room.>").map(\.name) == ["room.1", "room.2", "room.2.deep"])
+    #expect(
+      try registry.list(matching: "room.>").map(\.name) == ["room.1", "room.2", "room.2.deep"])
     #expect(try registry.list(matching: "*").map(\.name) == ["clock", "hall"])
     #expect(try registry.list(matching: "hall").map(\.name) == ["hall"])
     #expect(try registry.list(matching: "clock").map(\.kind) == [.builtin])

@@ -96,11 +96,13 @@ struct StreamRegistryTests {
     #expect(try registry.publish("5", to: "a.c") == 3)
     #expect(
       oneToken.texts == [
-        LineCollector.delivery("a.b", "1", sub: "a.*"), LineCollector.delivery("a.c", "5", sub: "a.*"),
+        LineCollector.delivery("a.b", "1", sub: "a.*"),
+        LineCollector.delivery("a.c", "5", sub: "a.*"),
       ])
     #expect(
       tail.texts == [
-        LineCollector.delivery("a.b", "1", sub: "a.>"), LineCollector.delivery("a.b.c", "2", sub: "a.>"),
+        LineCollector.delivery("a.b", "1", sub: "a.>"),
+        LineCollector.delivery("a.b.c", "2", sub: "a.>"),
         LineCollector.delivery("a.c", "5", sub: "a.>"),
       ])
     #expect(direct.texts == [LineCollector.delivery("a.c", "5")])
@@ -130,17 +132,20 @@ struct StreamRegistryTests {
     ]
     #expect(try registry.publish("9", to: "a.b") == 3)
     #expect(
-      connection.texts.sorted() == [
-        LineCollector.delivery("a.b", "9"), LineCollector.delivery("a.b", "9", sub: "a.*"),
-        LineCollector.delivery("a.b", "9", sub: "a.>"),
-      ].sorted())
+      connection.texts.sorted()
+        == [
+          LineCollector.delivery("a.b", "9"), LineCollector.delivery("a.b", "9", sub: "a.*"),
+          LineCollector.delivery("a.b", "9", sub: "a.>"),
+        ].sorted())
     subscriptions[0].unsubscribe()
     // The topic is gone, the patterns still match.
     #expect(try registry.publish("8", to: "a.b") == 2)
     #expect(
-      connection.texts.suffix(2).sorted() == [
-        LineCollector.delivery("a.b", "8", sub: "a.*"), LineCollector.delivery("a.b", "8", sub: "a.>"),
-      ].sorted())
+      connection.texts.suffix(2).sorted()
+        == [
+          LineCollector.delivery("a.b", "8", sub: "a.*"),
+          LineCollector.delivery("a.b", "8", sub: "a.>"),
+        ].sorted())
     for subscription in subscriptions { subscription.unsubscribe() }
   }
 
