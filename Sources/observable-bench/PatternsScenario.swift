@@ -19,7 +19,7 @@ struct PatternsScenario: Scenario {
   let patterns: Int
   /// Publishes per measured run.
   let publishes: Int
-  let rounds = 3
+  let rounds = 5
   let subscriberConnections = 4
   static let unmatchedName = "p7.q.y"
   static let hotName = "h.a.b.c.d.e.f.g"
@@ -52,29 +52,47 @@ struct PatternsScenario: Scenario {
     _ deadline: Deadline
   ) throws(BenchError) -> ResultRow {
     let meter = CPUMeter(serverPID: server.pid)
-    var without: [Double] = []
-    var with: [Double] = []
+    var without: [Phase] = []
+    var with: [Phase] = []
     var subscribeRates: [Double] = []
     var problems: [String] = []
     for _ in 0..<rounds {
-      without.append(try publishRate(to: Self.unmatchedName, publisher, deadline, &problems))
+      let name = Self.unmatchedName
+      without.append(try publishPhase(to: name, publisher, server, deadline, &problems))
       subscribeRates.append(try background("subscribe", holders, deadline, &problems))
-      with.append(try publishRate(to: Self.unmatchedName, publisher, deadline, &problems))
+      with.append(try publishPhase(to: name, publisher, server, deadline, &problems))
       _ = try background("unsubscribe", holders, deadline, &problems)
     }
-    let base = Self.median(without)
-    let loaded = Self.median(with)
+    let base = Self.median(without.map(\.rate))
+    let loaded = Self.median(with.map(\.rate))
     let ratio = base > 0 ? loaded / base : 0
+    // Server CPU per publish depends less on what else the machine runs than rates do.
+    let cpuWithout = Self.median(without.compactMap(\.serverMicroseconds))
+    let cpuWith = Self.median(with.compactMap(\.serverMicroseconds))
+    let cpuText =
+      server.pid == nil
+      ? ""
+      : "; server CPU \(Format.decimal(cpuWithout)) vs \(Format.decimal(cpuWith)) µs/publish "
+        + "(\(Format.decimal(cpuWith / cpuWithout * 100)) %)"
     return ResultRow(
       scenario: name, parameter: parameter,
       result: "\(Format.rate(base)) publishes/s without, \(Format.rate(loaded)) with "
-        + "(\(Format.decimal(ratio * 100)) %); \(Format.rate(Self.median(subscribeRates))) "
-        + "pattern subscribes/s",
+        + "(\(Format.decimal(ratio * 100)) %)\(cpuText); "
+        + "\(Format.rate(Self.median(subscribeRates))) pattern subscribes/s",
       problems: problems, cpu: meter.finish(),
       metrics: [
         "publishes_per_s_without": base, "publishes_per_s_with": loaded, "ratio": ratio,
+        "server_us_per_publish_without": cpuWithout, "server_us_per_publish_with": cpuWith,
+        "server_cpu_ratio": cpuWithout > 0 ? cpuWith / cpuWithout : 0,
         "subscribes_per_s": Self.median(subscribeRates), "patterns": Double(patterns),
       ])
+  }
+
+  /// One measured run of publishes.
+  private struct Phase {
+    var rate: Double
+    /// Server CPU time per publish, when the server is the benchmark's child.
+    var serverMicroseconds: Double?
   }
 
   private func matching(
@@ -105,7 +123,7 @@ struct PatternsScenario: Scenario {
     let rate = Double(publishes) / outcome.seconds
     return ResultRow(
       scenario: name, parameter: parameter,
-      result: "\(Format.rate(rate)) publishes/s, \(Format.microseconds(1 / rate)) each, "
+      result: "\(Format.rate(rate)) publishes/s, \(Format.microseconds(1e6 / rate)) each, "
         + "\(Format.rate(rate * Double(k))) deliveries/s",
       problems: problems, cpu: meter.finish(),
       metrics: [
@@ -114,17 +132,21 @@ struct PatternsScenario: Scenario {
       ])
   }
 
-  /// The median rate of `publishes` unanswered-for-nobody publishes to `name`.
-  private func publishRate(
-    to name: String, _ publisher: ClientConnection, _ deadline: Deadline,
-    _ problems: inout [String]
-  ) throws(BenchError) -> Double {
+  /// The rate, and the server's CPU time per publish, of `publishes` publishes to `name`.
+  private func publishPhase(
+    to name: String, _ publisher: ClientConnection, _ server: ServerUnderTest,
+    _ deadline: Deadline, _ problems: inout [String]
+  ) throws(BenchError) -> Phase {
     let line = Array(#"{"op":"publish","stream":"\#(name)","value":1}"#.utf8) + [0x0A]
+    let meter = CPUMeter(serverPID: server.pid)
     let outcome = try PipelinedRequests().run(on: publisher, total: publishes, deadline: deadline) {
       _, count in Array(repeatElement(line, count: count).joined())
     }
+    let share = meter.finish().server
     Self.note(outcome, "publishing to \(name)", &problems)
-    return Double(publishes) / outcome.seconds
+    return Phase(
+      rate: Double(publishes) / outcome.seconds,
+      serverMicroseconds: share.map { $0 / 100 * outcome.seconds / Double(publishes) * 1e6 })
   }
 
   /// Subscribes (or unsubscribes) the background patterns, spread over `holders` one after

@@ -12,8 +12,10 @@
 struct TokenTrie<Value> {
   /// One token's position in the trie.
   final class Node {
-    /// Children by literal token.
-    var literal: [Substring: Node] = [:]
+    /// Children by literal token. String keys rather than substrings: a token of up to 15
+    /// bytes is then a small string, made without allocating and hashed as plain bytes, where
+    /// a substring's hash goes through Unicode normalization.
+    var literal: [String: Node] = [:]
     /// The child for `*`.
     var oneToken: Node?
     /// The child for a final `>`.
@@ -76,8 +78,20 @@ struct TokenTrie<Value> {
   /// Each matching key is reported once: a name's tokens follow one literal branch and one `*`
   /// branch per level, and a `>` ends a key, so no key is reached along two paths.
   func forEachPattern(matching name: String, _ body: (Value) -> Void) {
-    guard !name.isEmpty, !root.isEmpty else { return }
-    Self.collect(root, name, from: name.startIndex, body)
+    forEachPatternNode(matching: name) { node in
+      if let value = node.value { body(value) }
+    }
+  }
+
+  /// Calls `body` with the node of every key that, read as a pattern, matches `name`, which
+  /// holds the key's value as long as the key has one; ``PatternIndex`` caches them.
+  func forEachPatternNode(matching name: String, _ body: (Node) -> Void) {
+    guard !root.isEmpty else { return }
+    var name = name
+    name.withUTF8 { bytes in
+      guard !bytes.isEmpty else { return }
+      Self.collect(root, bytes, from: 0, body)
+    }
   }
 
   /// Calls `body` with every value whose key, a concrete name, is matched by `pattern`.
@@ -87,26 +101,30 @@ struct TokenTrie<Value> {
     Self.walk(root, tokens[...], body)
   }
 
+  /// Matches the token of `name` that starts at `start` at `node`, and those after it below.
   private static func collect(
-    _ node: Node, _ name: String, from start: String.Index, _ body: (Value) -> Void
+    _ node: Node, _ name: UnsafeBufferPointer<UInt8>, from start: Int, _ body: (Node) -> Void
   ) {
-    let utf8 = name.utf8
-    let end = utf8[start...].firstIndex(of: UInt8(ascii: ".")) ?? utf8.endIndex
-    let next = end == utf8.endIndex ? nil : utf8.index(after: end)
+    var end = start
+    while end < name.count, name[end] != UInt8(ascii: ".") { end += 1 }
+    let next = end < name.count ? end + 1 : nil
     // A final `>` takes this token and all that follow.
-    if let value = node.tail?.value { body(value) }
-    if let child = node.literal[name[start..<end]] { follow(child, name, from: next, body) }
+    if let tail = node.tail, tail.value != nil { body(tail) }
+    if !node.literal.isEmpty {
+      let token = String(decoding: UnsafeBufferPointer(rebasing: name[start..<end]), as: UTF8.self)
+      if let child = node.literal[token] { follow(child, name, from: next, body) }
+    }
     if let child = node.oneToken { follow(child, name, from: next, body) }
   }
 
   /// Goes on matching at `node` from `next`, or reports its value when the name has ended.
   private static func follow(
-    _ node: Node, _ name: String, from next: String.Index?, _ body: (Value) -> Void
+    _ node: Node, _ name: UnsafeBufferPointer<UInt8>, from next: Int?, _ body: (Node) -> Void
   ) {
     if let next {
       collect(node, name, from: next, body)
-    } else if let value = node.value {
-      body(value)
+    } else if node.value != nil {
+      body(node)
     }
   }
 
@@ -121,7 +139,7 @@ struct TokenTrie<Value> {
     case ">":
       for child in node.literal.values { everyValue(below: child, body) }
     default:
-      if let child = node.literal[token] { walk(child, tokens.dropFirst(), body) }
+      if let child = node.literal[String(token)] { walk(child, tokens.dropFirst(), body) }
     }
   }
 
@@ -135,7 +153,7 @@ struct TokenTrie<Value> {
     switch token {
     case "*": node.oneToken
     case ">": node.tail
-    default: node.literal[token]
+    default: node.literal[String(token)]
     }
   }
 
@@ -144,7 +162,7 @@ struct TokenTrie<Value> {
     switch token {
     case "*": node.oneToken = child
     case ">": node.tail = child
-    default: node.literal[token] = child
+    default: node.literal[String(token)] = child
     }
     return child
   }
@@ -153,7 +171,7 @@ struct TokenTrie<Value> {
     switch token {
     case "*": node.oneToken = nil
     case ">": node.tail = nil
-    default: node.literal[token] = nil
+    default: node.literal[String(token)] = nil
     }
   }
 }

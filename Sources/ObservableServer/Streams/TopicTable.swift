@@ -11,13 +11,13 @@ struct TopicTable {
   /// The same topics in a trie, for finding those a pattern matches.
   private var names = TokenTrie<Topic>()
   /// The pattern subscriptions, grouped by pattern.
-  private var patterns = TokenTrie<PatternSubscribers>()
+  private var patterns = PatternIndex()
 
   /// The topic `name`, made (with every matching pattern's observers) if it does not exist.
   mutating func topic(_ name: String) -> Topic {
     if let topic = topics[name] { return topic }
     let topic = Topic(name: name)
-    patterns.forEachPattern(matching: name) { topic.adopt($0) }
+    patterns.forEachMatch(of: name) { topic.adopt($0) }
     topics[name] = topic
     names.update(name) { $0 = topic }
     return topic
@@ -55,11 +55,11 @@ struct TopicTable {
   /// Hands `lines`, the plain lines of the topic `name`, which does not exist, to the pattern
   /// subscriptions that match it, encoded once per pattern; returns how many observers they
   /// reached.
-  func deliverToPatterns(_ lines: [UInt8], name: String) -> Int {
+  mutating func deliverToPatterns(_ lines: [UInt8], name: String) -> Int {
     guard !patterns.isEmpty else { return 0 }
     var receivers = 0
     let prefixLength = DeliveryEncoder.prefixLength(stream: name)
-    patterns.forEachPattern(matching: name) { group in
+    patterns.forEachMatch(of: name) { group in
       group.observers.deliver(
         DeliveryEncoder.relabel(
           lines, droppingPrefix: prefixLength,
