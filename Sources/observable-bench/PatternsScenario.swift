@@ -73,8 +73,9 @@ struct PatternsScenario: Scenario {
     let cpuText =
       server.pid == nil
       ? ""
-      : "; server CPU \(Format.decimal(cpuWithout)) vs \(Format.decimal(cpuWith)) µs/publish "
-        + "(\(Format.decimal(cpuWith / cpuWithout * 100)) %)"
+      : "; server CPU \(Format.decimal(cpuWithout)) vs \(Format.decimal(cpuWith)) µs/publish"
+        // Fewer publishes than a 10 ms tick of CPU time leave nothing to compare.
+        + (cpuWithout > 0 ? " (\(Format.decimal(cpuWith / cpuWithout * 100)) %)" : "")
     return ResultRow(
       scenario: name, parameter: parameter,
       result: "\(Format.rate(base)) publishes/s without, \(Format.rate(loaded)) with "

@@ -42,6 +42,51 @@ struct StreamRegistryPatternTests {
     #expect(registry.patternCount == 0)
   }
 
+  @Test("a pattern and a direct subscription on one connection get a copy each, told apart by sub")
+  func patternAndDirect() throws {
+    let connection = LineCollector()
+    let subscriptions = [
+      try registry.subscribe(connection, to: "a.b"), try registry.subscribe(connection, to: "a.*"),
+      try registry.subscribe(connection, to: "a.>"),
+    ]
+    #expect(try registry.publish("9", to: "a.b") == 3)
+    #expect(
+      connection.texts.sorted()
+        == [
+          LineCollector.delivery("a.b", "9"), LineCollector.delivery("a.b", "9", sub: "a.*"),
+          LineCollector.delivery("a.b", "9", sub: "a.>"),
+        ].sorted())
+    subscriptions[0].unsubscribe()
+    // The topic is gone, the patterns still match.
+    #expect(try registry.publish("8", to: "a.b") == 2)
+    #expect(
+      connection.texts.suffix(2).sorted()
+        == [
+          LineCollector.delivery("a.b", "8", sub: "a.*"),
+          LineCollector.delivery("a.b", "8", sub: "a.>"),
+        ].sorted())
+    for subscription in subscriptions { subscription.unsubscribe() }
+  }
+
+  @Test("a late pattern subscriber gets the retained value of every matching topic")
+  func retainedToPattern() throws {
+    try registry.publish("1", to: "news.a", retain: true)
+    try registry.publish("2", to: "news.b", retain: true)
+    try registry.publish("3", to: "news.a.deep", retain: true)
+    try registry.publish("4", to: "other", retain: true)
+    let late = LineCollector()
+    let subscription = try registry.subscribe(late, to: "news.*")
+    #expect(
+      Set(late.texts) == [
+        LineCollector.delivery("news.a", "1", sub: "news.*"),
+        LineCollector.delivery("news.b", "2", sub: "news.*"),
+      ])
+    #expect(late.lines.count == 2)
+    #expect(try registry.publish("5", to: "news.b") == 1)
+    #expect(late.texts.last == LineCollector.delivery("news.b", "5", sub: "news.*"))
+    subscription.unsubscribe()
+  }
+
   @Test("observers of one pattern share one encoded line", arguments: [false, true])
   func encodedOncePerPattern(withTopic: Bool) throws {
     let first = LineCollector()
