@@ -9,6 +9,7 @@ struct PatternSubscribers {
   /// One observer per subscription, under its subscription key.
   var observers = ObserverSet()
 
+  /// No subscriptions yet to `pattern`, an already validated pattern.
   init(pattern: String) {
     self.pattern = pattern
   }

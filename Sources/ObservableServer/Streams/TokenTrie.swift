@@ -8,7 +8,8 @@
 /// in proportion to the tokens and the matches, not to the number of keys. A key's nodes are
 /// freed when its value is removed, so memory follows what is stored.
 ///
-/// Not thread-safe: the ``StreamRegistry`` keeps its tries under its lock.
+/// Not thread-safe: the ``StreamRegistry`` keeps its tries under its lock. The nodes are
+/// objects, so copies of a trie share them: keep one trie, and change it in place.
 struct TokenTrie<Value> {
   /// One token's position in the trie.
   final class Node {
@@ -23,6 +24,7 @@ struct TokenTrie<Value> {
     /// The value of the key that ends here.
     var value: Value?
 
+    /// Whether nothing is stored here or below, so that the node can be freed.
     var isEmpty: Bool { value == nil && literal.isEmpty && oneToken == nil && tail == nil }
   }
 

@@ -9,6 +9,7 @@ final class Topic: Sendable {
   /// The topic's concrete name.
   let name: String
 
+  /// An empty topic named `name`, an already validated concrete name.
   init(name: String) {
     self.name = name
     plainPrefixLength = DeliveryEncoder.prefixLength(stream: name)
