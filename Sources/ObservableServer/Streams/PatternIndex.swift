@@ -15,6 +15,9 @@ struct PatternIndex {
 
   private var trie = TokenTrie<PatternSubscribers>()
   private var cache: [String: [TokenTrie<PatternSubscribers>.Node]] = [:]
+  /// The name matched last and its nodes: a publisher mostly publishes to one name again, and
+  /// comparing a short name costs less than hashing it.
+  private var last: (name: String, nodes: [TokenTrie<PatternSubscribers>.Node])?
 
   /// How many distinct patterns have subscriptions.
   var count: Int { trie.count }
@@ -31,17 +34,23 @@ struct PatternIndex {
   ) -> Result {
     let before = trie.count
     let result = trie.update(pattern, body)
-    if trie.count != before, !cache.isEmpty { cache = [:] }
+    if trie.count != before {
+      cache = [:]
+      last = nil
+    }
     return result
   }
 
   /// Calls `body` with the subscriptions of every pattern that matches the concrete `name`.
   mutating func forEachMatch(of name: String, _ body: (PatternSubscribers) -> Void) {
     guard !trie.isEmpty else { return }
+    if let last, last.name == name {
+      Self.deliver(last.nodes, body)
+      return
+    }
     if let nodes = cache[name] {
-      for node in nodes {
-        if let subscribers = node.value { body(subscribers) }
-      }
+      last = (name, nodes)
+      Self.deliver(nodes, body)
       return
     }
     var nodes: [TokenTrie<PatternSubscribers>.Node] = []
@@ -51,5 +60,14 @@ struct PatternIndex {
     }
     if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
     cache[name] = nodes
+    last = (name, nodes)
+  }
+
+  private static func deliver(
+    _ nodes: [TokenTrie<PatternSubscribers>.Node], _ body: (PatternSubscribers) -> Void
+  ) {
+    for node in nodes {
+      if let subscribers = node.value { body(subscribers) }
+    }
   }
 }
