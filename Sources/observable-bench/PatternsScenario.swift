@@ -123,14 +123,17 @@ struct PatternsScenario: Scenario {
       problems.append("\(outcome.deliveries) deliveries, expected \(publishes * k)")
     }
     let rate = Double(publishes) / outcome.seconds
+    let shares = meter.finish()
+    // Server CPU per publish, which grows with k whatever else the machine runs.
+    let serverMicroseconds = shares.server.map { $0 / 100 / rate * 1e6 }
     return ResultRow(
       scenario: name, parameter: parameter,
-      result: "\(Format.rate(rate)) publishes/s, \(Format.microseconds(1e6 / rate)) each, "
-        + "\(Format.rate(rate * Double(k))) deliveries/s",
-      problems: problems, cpu: meter.finish(),
+      result: "\(Format.rate(rate)) publishes/s, \(Format.rate(rate * Double(k))) deliveries/s"
+        + (serverMicroseconds.map { "; server CPU \(Format.decimal($0)) µs/publish" } ?? ""),
+      problems: problems, cpu: shares,
       metrics: [
         "publishes_per_s": rate, "deliveries_per_s": rate * Double(k), "k": Double(k),
-        "patterns": Double(patterns),
+        "patterns": Double(patterns), "server_us_per_publish": serverMicroseconds ?? 0,
       ])
   }
 
