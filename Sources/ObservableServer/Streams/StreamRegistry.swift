@@ -119,8 +119,9 @@ final class StreamRegistry: Sendable {
   }
 
   /// The streams `filter` names or matches, in the order of ``list()``; all of them when
-  /// `filter` is `nil`. Patterns match topics only, as they do for subscribe; a fixed stream
-  /// is listed when the filter names it or, as a pattern, matches its name.
+  /// `filter` is `nil`. Unlike a pattern subscription, which reaches topics only, a pattern
+  /// filter matches fixed streams too: listing is for finding streams, whatever their kind.
+  /// Topics are found through the trie of names, not by looking at every topic.
   func list(matching filter: String?) throws(ProtocolError) -> [(
     name: String, kind: StreamKind, subscribers: Int
   )] {
