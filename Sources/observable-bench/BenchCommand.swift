@@ -24,7 +24,8 @@ struct BenchCommand: ParsableCommand {
   @Option(
     name: .customLong("scenario"),
     help: ArgumentHelp(
-      "A scenario to run: fan-out, latency, memory or churn. Repeatable; default: all.",
+      "A scenario to run: fan-out, latency, memory, churn or patterns. Repeatable; default: all"
+        + " but patterns, which takes about half a minute more.",
       valueName: "name"))
   var scenarios: [ScenarioName] = []
 
@@ -59,6 +60,22 @@ struct BenchCommand: ParsableCommand {
 
   @Option(help: "Churn: subscribe+unsubscribe pairs.")
   var pairs = 200_000
+
+  @Option(help: "Patterns: background pattern subscriptions, none matching what is published.")
+  var patterns = 100_000
+
+  @Option(
+    help: ArgumentHelp(
+      "Patterns: how many patterns each matching row's publishes match (at most 128).",
+      valueName: "k,k,…"))
+  var patternMatches = "1,10,100"
+
+  @Option(
+    help: ArgumentHelp(
+      "Patterns: publishes per measured run (2,000,000 / k at most for k matches); enough for the"
+        + " server's CPU time, counted in 10 ms ticks, to be read to about 2 %.",
+      valueName: "n"))
+  var patternPublishes = 1_000_000
 
   @Option(help: ArgumentHelp("The observable-server executable to start.", valueName: "path"))
   var server: String?
@@ -100,6 +117,13 @@ struct BenchCommand: ParsableCommand {
     guard latencySeconds > 0 else { throw ValidationError("--latency-seconds must be positive") }
     guard connections >= 1 else { throw ValidationError("--connections must be at least 1") }
     guard pairs >= 1 else { throw ValidationError("--pairs must be at least 1") }
+    guard patterns >= 0 else { throw ValidationError("--patterns must be at least 0") }
+    guard parsedPatternMatches != nil else {
+      throw ValidationError("--pattern-matches \(patternMatches): expected counts from 1 to 128")
+    }
+    guard patternPublishes >= 1 else {
+      throw ValidationError("--pattern-publishes must be at least 1")
+    }
     if let serverThreads, serverThreads < 1 {
       throw ValidationError("--server-threads must be at least 1")
     }
@@ -122,7 +146,9 @@ struct BenchCommand: ParsableCommand {
     ChildProcessGuard.install(hardLimitSeconds: timeout + 10)
     let deadline = Deadline(secondsFromNow: timeout)
     let selected =
-      scenarios.isEmpty ? ScenarioName.allCases : ScenarioName.allCases.filter(scenarios.contains)
+      scenarios.isEmpty
+      ? ScenarioName.allCases.filter { $0 != .patterns }
+      : ScenarioName.allCases.filter(scenarios.contains)
     do {
       // The client's sockets, the few files of its own, and the same for a server it starts.
       let memory = selected.contains(.memory) ? connections : 0
@@ -168,41 +194,6 @@ struct BenchCommand: ParsableCommand {
     )
   }
 
-  private var parsedSubscribers: [Int]? {
-    let counts = subscribers.split(separator: ",").map {
-      Int($0.trimmingCharacters(in: .whitespaces))
-    }
-    guard !counts.isEmpty, counts.allSatisfy({ ($0 ?? 0) >= 1 }) else { return nil }
-    return counts.compactMap { $0 }
-  }
-
-  private func measurements(_ selected: [ScenarioName]) -> [any Scenario] {
-    let payload = Payload(size: payloadBytes)
-    var list: [any Scenario] = []
-    if selected.contains(.fanOut) {
-      for count in parsedSubscribers ?? [] {
-        list.append(
-          FanOutScenario(
-            configuration: .init(
-              subscribers: count,
-              messages: messages ?? min(1_000_000, max(20_000, 6_000_000 / count)),
-              window: window, payload: payload)))
-      }
-    }
-    if selected.contains(.latency) {
-      list.append(
-        LatencyScenario(
-          configuration: .init(
-            rate: rate, subscribers: latencySubscribers, seconds: latencySeconds,
-            payload: payload)))
-    }
-    if selected.contains(.memory) {
-      list.append(ConnectionMemoryScenario(connections: connections))
-    }
-    if selected.contains(.churn) { list.append(ChurnScenario(pairs: pairs)) }
-    return list
-  }
-
   /// What a reader needs in order to interpret the numbers.
   private func notes(_ selected: [ScenarioName]) -> [String] {
     var notes = [
@@ -230,4 +221,5 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument {
   case latency
   case memory
   case churn
+  case patterns
 }

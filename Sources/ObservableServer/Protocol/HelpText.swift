@@ -2,14 +2,16 @@
 enum HelpText {
   static let commands = [
     "subscribe NAME            values of NAME arrive as {\"stream\":NAME,\"value\":V}",
-    "subscribe a.*  /  a.>     patterns: * is one token, > is one or more trailing tokens",
+    "subscribe a.*  /  a.>     patterns: * is one token, > is one or more trailing tokens;",
+    "                          values arrive as {\"stream\":NAME,\"sub\":PATTERN,\"value\":V}",
     "unsubscribe NAME",
     "publish NAME VALUE        VALUE is JSON if it parses, else a string",
     "retain NAME VALUE         publish and keep VALUE for later subscribers",
-    "list                      streams with their kind and subscribers",
+    "list [NAME]               streams with their kind and subscribers; NAME may be a pattern",
     "ping",
     "auth TOKEN",
     "compress deflate          raw deflate both ways from the next byte on",
+    "commands are case-insensitive; sub, unsub and pub are short for the long forms",
     "JSON requests: {\"op\":\"subscribe\",\"stream\":\"clock\",\"id\":1}",
   ]
 

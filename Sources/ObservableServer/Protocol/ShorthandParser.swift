@@ -1,7 +1,9 @@
 /// Parses the text shorthand: `subscribe NAME`, `unsubscribe NAME`, `publish NAME VALUE...`,
-/// `retain NAME VALUE...`, `list`, `ping`, `help`, `auth TOKEN` and `compress deflate`.
+/// `retain NAME VALUE...`, `list [NAME]`, `ping`, `help`, `auth TOKEN` and `compress deflate`.
 ///
-/// A published value is the rest of the line: JSON if it parses as JSON, otherwise a string.
+/// Command words are case-insensitive, and `sub`, `unsub` and `pub` stand for `subscribe`,
+/// `unsubscribe` and `publish`, as people type them at a terminal. A published value is the
+/// rest of the line: JSON if it parses as JSON, otherwise a string.
 enum ShorthandParser {
   static func parse<Output>(
     _ line: UnsafeRawBufferPointer,
@@ -10,16 +12,22 @@ enum ShorthandParser {
     guard let text = String(validating: line, as: UTF8.self) else {
       throw RequestRejection(error: ProtocolError(.badRequest, "the line is not valid UTF-8"))
     }
-    let (word, rest) = splitWord(Substring(text))
-    guard let op = word == "retain" ? .publish : RequestOp(rawValue: String(word)) else {
+    let (typed, rest) = splitWord(Substring(text))
+    let word = typed.lowercased()
+    guard let op = word == "retain" ? .publish : RequestOp(rawValue: aliases[word] ?? word) else {
       throw RequestRejection(
-        op: String(word),
-        error: ProtocolError(.unknownOp, "unknown command \"\(word.prefix(64))\"; type help"))
+        op: String(typed),
+        error: ProtocolError(.unknownOp, "unknown command \"\(typed.prefix(64))\"; type help"))
     }
     var request = Request(op: op)
     switch op {
-    case .list, .ping, .help:
+    case .ping, .help:
       try expectEnd(rest, op)
+      return try body(request)
+    case .list:
+      let (filter, tail) = splitWord(rest)
+      try expectEnd(tail, op)
+      request.stream = filter.isEmpty ? nil : String(filter)
       return try body(request)
     case .subscribe, .unsubscribe:
       let (name, tail) = splitWord(rest)
@@ -41,9 +49,10 @@ enum ShorthandParser {
       return try body(request)
     case .publish:
       let (name, tail) = splitWord(rest)
-      try expectPresent(name, "\(word) NAME VALUE")
+      let usage = "\(word == "retain" ? "retain" : "publish") NAME VALUE"
+      try expectPresent(name, usage)
       let valueText = tail.drop { $0 == " " || $0 == "\t" }
-      try expectPresent(valueText, "\(word) NAME VALUE")
+      try expectPresent(valueText, usage)
       request.stream = String(name)
       request.retain = word == "retain"
       var encoded = Array(valueText.utf8)
@@ -59,6 +68,9 @@ enum ShorthandParser {
       return try outcome.get()
     }
   }
+
+  /// The short forms people type, by the op they stand for.
+  private static let aliases = ["sub": "subscribe", "unsub": "unsubscribe", "pub": "publish"]
 
   private static func splitWord(_ text: Substring) -> (Substring, Substring) {
     let trimmed = text.drop { $0 == " " || $0 == "\t" }

@@ -107,7 +107,7 @@ final class Session {
     case .publish: try publish(request)
     case .subscribe: try subscribe(request)
     case .unsubscribe: try unsubscribe(request)
-    case .list: list(request)
+    case .list: try list(request)
     case .ping: ok(request)
     case .help: ok(request) { HelpText.append(to: &$0) }
     case .auth: try authenticate(request)
@@ -169,21 +169,9 @@ final class Session {
     context.logger.debug("unsubscribed", metadata: ["peer": "\(output.peer)", "stream": "\(name)"])
   }
 
-  private func list(_ request: Request) {
-    let streams = context.registry.list()
-    ok(request) { out in
-      ReplyEncoder.key("streams", to: &out)
-      out.append(UInt8(ascii: "["))
-      for (index, stream) in streams.enumerated() {
-        if index > 0 { out.append(UInt8(ascii: ",")) }
-        out.append(contentsOf: #"{"name":""#.utf8)
-        out.append(contentsOf: stream.name.utf8)
-        out.append(contentsOf: #"","kind":""#.utf8)
-        out.append(contentsOf: stream.kind.rawValue.utf8)
-        out.append(contentsOf: #"","subscribers":\#(stream.subscribers)}"#.utf8)
-      }
-      out.append(UInt8(ascii: "]"))
-    }
+  private func list(_ request: Request) throws(ProtocolError) {
+    let streams = try context.registry.list(matching: request.stream)
+    ok(request) { StreamListEncoder.append(streams, to: &$0) }
   }
 
   private func compress(_ request: Request) throws(ProtocolError) -> Bool {

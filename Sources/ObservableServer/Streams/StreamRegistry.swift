@@ -5,7 +5,9 @@ import Locking
 ///
 /// Topic structure changes (subscribe, unsubscribe, creating and dropping topics, pattern
 /// subscriptions) happen under the registry's lock; fan-out happens under each topic's lock.
-/// The lock order is registry, then topic, then a connection's outbox.
+/// The lock order is registry, then topic, then a connection's outbox. Patterns and topics are
+/// kept in token tries (``TopicTable``), so no publish, subscribe or new topic looks at every
+/// pattern or every topic.
 final class StreamRegistry: Sendable {
   init(sources: [any StreamSource], counters: ServerCounters) {
     self.sources = Dictionary(
@@ -17,12 +19,11 @@ final class StreamRegistry: Sendable {
   func stream(named name: String) throws(ProtocolError) -> NamedStream {
     let isPattern = try StreamName.validatePattern(name)
     if let source = sources[name] { return NamedStream(source: source, counters: counters) }
-    let pattern = TopicPattern(name)
     return NamedStream(name: name, counters: counters) { [self] observer in
       let key = SubscriptionKey.next()
       if isPattern {
-        attachPattern(pattern, observer, key: key)
-        return { self.detachPattern(pattern, key: key) }
+        attachPattern(name, observer, key: key)
+        return { self.detachPattern(name, key: key) }
       }
       attachDirect(name, observer, key: key)
       return { self.detachDirect(name, key: key) }
@@ -87,15 +88,10 @@ final class StreamRegistry: Sendable {
     while true {
       let target = topics.withLock { state -> PublishTarget in
         if let topic = state.topics[name] { return .topic(topic) }
-        if retain { return .topic(state.makeTopic(name)) }
+        if retain { return .topic(state.topic(name)) }
         // Nobody subscribes to the name itself: only patterns can receive it, and the registry
         // lock keeps a subscriber from creating the topic meanwhile.
-        var receivers = 0
-        for entry in state.patterns.values where entry.pattern.matches(name) {
-          entry.observer.next(lines)
-          receivers += 1
-        }
-        return .delivered(receivers)
+        return .delivered(state.deliverToPatterns(lines, name: name))
       }
       switch target {
       case .delivered(let receivers):
@@ -127,6 +123,29 @@ final class StreamRegistry: Sendable {
     for source in sources.values { source.start(on: loop) }
   }
 
+  /// The streams `filter` names or matches, in the order of ``list()``; all of them when
+  /// `filter` is `nil`. Unlike a pattern subscription, which reaches topics only, a pattern
+  /// filter matches fixed streams too: listing is for finding streams, whatever their kind.
+  /// Topics are found through the trie of names, not by looking at every topic.
+  func list(matching filter: String?) throws(ProtocolError) -> [(
+    name: String, kind: StreamKind, subscribers: Int
+  )] {
+    guard let filter else { return list() }
+    let isPattern = try StreamName.validatePattern(filter)
+    let pattern = TopicPattern(filter)
+    let fixed = sources.values.filter { isPattern ? pattern.matches($0.name) : $0.name == filter }
+      .sorted { $0.name < $1.name }.map { ($0.name, $0.kind, $0.observerCount) }
+    let found = topics.withLock { state in
+      isPattern ? state.topics(matching: filter) : state.topics[filter].map { [$0] } ?? []
+    }
+    let topicList = found.map { ($0.name, StreamKind.topic, $0.subscriberCount) }
+      .sorted { $0.0 < $1.0 }
+    return fixed + topicList
+  }
+
+  /// How many distinct patterns have subscriptions; the pattern index holds no more.
+  var patternCount: Int { topics.withLock { $0.patternCount } }
+
   /// Ends the fixed streams' background work.
   func shutdown() {
     for source in sources.values { source.shutdown() }
@@ -135,41 +154,27 @@ final class StreamRegistry: Sendable {
   // MARK: Topic structure
 
   private func attachDirect(_ name: String, _ observer: StreamObserver, key: UInt64) {
-    topics.withLock { state in
-      (state.topics[name] ?? state.makeTopic(name)).attach(observer, key: key, direct: true)
-    }
+    topics.withLock { state in state.topic(name).attach(observer, key: key) }
   }
 
   private func detachDirect(_ name: String, key: UInt64) {
     topics.withLock { state in
       guard let topic = state.topics[name] else { return }
-      topic.detach(key: key, direct: true)
-      if topic.dropIfUnused() { state.topics[name] = nil }
+      topic.detach(key: key)
+      state.dropIfUnused(topic)
     }
   }
 
-  private func attachPattern(_ pattern: TopicPattern, _ observer: StreamObserver, key: UInt64) {
-    topics.withLock { state in
-      state.patterns[key] = PatternEntry(pattern: pattern, observer: observer)
-      for topic in state.topics.values where pattern.matches(topic.name) {
-        topic.attach(observer, key: key, direct: false)
-      }
-    }
+  private func attachPattern(_ pattern: String, _ observer: StreamObserver, key: UInt64) {
+    topics.withLock { state in state.attach(observer, key: key, pattern: pattern) }
   }
 
-  private func detachPattern(_ pattern: TopicPattern, key: UInt64) {
-    topics.withLock { state in
-      state.patterns[key] = nil
-      for topic in state.topics.values where pattern.matches(topic.name) {
-        topic.detach(key: key, direct: false)
-      }
-    }
+  private func detachPattern(_ pattern: String, key: UInt64) {
+    topics.withLock { state in state.detach(key: key, pattern: pattern) }
   }
 
   private func dropIfUnused(_ topic: Topic) {
-    topics.withLock { state in
-      if state.topics[topic.name] === topic, topic.dropIfUnused() { state.topics[topic.name] = nil }
-    }
+    topics.withLock { state in state.dropIfUnused(topic) }
   }
 
   private let sources: [String: any StreamSource]
@@ -177,28 +182,7 @@ final class StreamRegistry: Sendable {
   private let topics = Locked(TopicTable())
 }
 
-/// The registry's lock-protected part.
-private struct TopicTable {
-  var topics: [String: Topic] = [:]
-  var patterns: [UInt64: PatternEntry] = [:]
-
-  /// Makes a topic and attaches every pattern subscription that matches it.
-  mutating func makeTopic(_ name: String) -> Topic {
-    let topic = Topic(name: name)
-    for (key, entry) in patterns where entry.pattern.matches(name) {
-      topic.attach(entry.observer, key: key, direct: false)
-    }
-    topics[name] = topic
-    return topic
-  }
-}
-
 private enum PublishTarget {
   case topic(Topic)
   case delivered(Int)
-}
-
-private struct PatternEntry {
-  let pattern: TopicPattern
-  let observer: StreamObserver
 }

@@ -4,62 +4,120 @@ import Locking
 ///
 /// A topic is made on first use and dropped by the ``StreamRegistry`` once it has neither direct
 /// subscribers nor a retained value. Fan-out happens under the topic's own lock, so every
-/// subscriber sees one topic's values in the same order.
+/// subscriber, direct or through a pattern, sees one topic's values in the same order.
 final class Topic: Sendable {
   /// The topic's concrete name.
   let name: String
 
+  /// An empty topic named `name`, an already validated concrete name.
   init(name: String) {
     self.name = name
+    plainPrefixLength = DeliveryEncoder.prefixLength(stream: name)
   }
 
   /// Hands `lines` (one or more whole lines) to every observer and returns how many there were
   /// and whether the topic is now unused; `nil` when the topic was dropped meanwhile and the
   /// caller must look it up again. `retain` keeps `lines`, a single line then, for later
   /// subscribers.
+  ///
+  /// Observers through a pattern get the lines with the pattern as `"sub"`, encoded once per
+  /// pattern.
   func publish(_ lines: [UInt8], retain: Bool) -> (receivers: Int, unused: Bool)? {
     state.withLock { state in
       guard !state.dropped else { return nil }
       if retain { state.retained = lines }
-      state.observers.deliver(lines)
-      return (state.observers.count, state.directCount == 0 && state.retained == nil)
+      state.direct.deliver(lines)
+      if !state.patterns.isEmpty {
+        for group in state.patterns.values {
+          group.observers.deliver(
+            DeliveryEncoder.relabel(
+              lines, droppingPrefix: plainPrefixLength, adding: group.linePrefix))
+        }
+      }
+      return (state.direct.count + state.patternCount, state.isUnused)
     }
   }
 
-  /// Adds an observer and hands it the retained value first, if there is one.
-  func attach(_ observer: StreamObserver, key: UInt64, direct: Bool) {
+  /// Adds a direct observer and hands it the retained value first, if there is one.
+  func attach(_ observer: StreamObserver, key: UInt64) {
     state.withLock { state in
-      state.observers.insert(observer, key: key)
-      if direct { state.directCount += 1 }
+      state.direct.insert(observer, key: key)
       if let retained = state.retained { observer.next(retained) }
     }
   }
 
-  /// Removes an observer.
-  func detach(key: UInt64, direct: Bool) {
+  /// Adds an observer through `pattern` and hands it the retained value first, if there is one.
+  func attach(_ observer: StreamObserver, key: UInt64, pattern: String) {
     state.withLock { state in
-      if state.observers.remove(key: key), direct { state.directCount -= 1 }
+      let prefix = DeliveryEncoder.prefix(stream: name, sub: pattern)
+      state.patterns[pattern, default: TopicPatternGroup(linePrefix: prefix)].observers.insert(
+        observer, key: key)
+      state.patternCount += 1
+      if let retained = state.retained {
+        observer.next(
+          DeliveryEncoder.relabel(retained, droppingPrefix: plainPrefixLength, adding: prefix))
+      }
+    }
+  }
+
+  /// Adds every subscription to a pattern at once, as a new topic, which has no retained value
+  /// yet, is made.
+  func adopt(_ subscribers: PatternSubscribers) {
+    state.withLock { state in
+      guard !subscribers.observers.isEmpty else { return }
+      state.patterns[subscribers.pattern] = TopicPatternGroup(
+        linePrefix: DeliveryEncoder.prefix(stream: name, sub: subscribers.pattern),
+        observers: subscribers.observers)
+      state.patternCount += subscribers.observers.count
+    }
+  }
+
+  /// Removes a direct observer.
+  func detach(key: UInt64) {
+    state.withLock { state in _ = state.direct.remove(key: key) }
+  }
+
+  /// Removes an observer through `pattern`.
+  func detach(key: UInt64, pattern: String) {
+    state.withLock { state in
+      guard state.patterns[pattern]?.observers.remove(key: key) == true else { return }
+      state.patternCount -= 1
+      if state.patterns[pattern]?.observers.isEmpty == true { state.patterns[pattern] = nil }
     }
   }
 
   /// Marks the topic dropped when nothing keeps it; returns whether it did.
   func dropIfUnused() -> Bool {
     state.withLock { state in
-      guard state.directCount == 0, state.retained == nil else { return false }
+      guard state.isUnused else { return false }
       state.dropped = true
       return true
     }
   }
 
   /// Direct subscribers, not counting pattern subscriptions that match.
-  var subscriberCount: Int { state.withLock { $0.directCount } }
+  var subscriberCount: Int { state.withLock { $0.direct.count } }
 
+  /// The length of `{"stream":NAME,"value":`, which every plain line of this topic starts with.
+  private let plainPrefixLength: Int
   private let state = Locked(TopicState())
 }
 
 private struct TopicState {
-  var observers = ObserverSet()
-  var directCount = 0
+  var direct = ObserverSet()
+  /// Observers through patterns, by pattern.
+  var patterns: [String: TopicPatternGroup] = [:]
+  /// The observers in `patterns`, all together.
+  var patternCount = 0
   var retained: [UInt8]?
   var dropped = false
+
+  var isUnused: Bool { direct.isEmpty && retained == nil }
+}
+
+/// The observers of one topic through one pattern, with the start of their lines.
+private struct TopicPatternGroup {
+  /// `{"stream":NAME,"sub":PATTERN,"value":`
+  let linePrefix: [UInt8]
+  var observers = ObserverSet()
 }

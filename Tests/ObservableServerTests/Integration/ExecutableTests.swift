@@ -67,7 +67,8 @@ struct ExecutableTests {
     #expect(lines.first?.contains(#""hello":"observable-server""#) == true)
     #expect(lines.contains(#"{"ok":true,"op":"ping"}"#))
     #expect(lines.contains(#"{"ok":true,"op":"subscribe","stream":"chat.*"}"#))
-    #expect(lines.contains(#"{"stream":"chat.room","value":"hello from nc"}"#))
+    // Through the pattern, the delivery names it (protocol 1.1).
+    #expect(lines.contains(#"{"stream":"chat.room","sub":"chat.*","value":"hello from nc"}"#))
     #expect(lines.contains(#"{"ok":true,"op":"publish","receivers":2}"#))
     #expect(lines.contains { $0.hasPrefix(#"{"ok":true,"op":"list","id":3,"streams":["#) })
     #expect(lines.last?.contains(#""code":"unknown_op""#) == true)

@@ -5,7 +5,7 @@ import Testing
 /// The greeting: `{"hello":"observable-server","version":…,"protocol":1,…}\n`.
 @Suite(.timeLimit(.minutes(1)))
 struct GreetingTests {
-  @Test("without auth: hello, version, protocol, help")
+  @Test("without auth: hello, version, protocol, features, help")
   func open() throws {
     let out = Greeting.line(version: "1.2.3", authRequired: false)
     #expect(WireJSON.isOneLine(out))
@@ -14,8 +14,9 @@ struct GreetingTests {
     #expect(object["version"] as? String == "1.2.3")
     #expect(object["protocol"] as? Int == 1)
     #expect(Greeting.protocolVersion == 1)
+    #expect(object["features"] as? [String] == ["sub"])
     #expect(object["auth"] == nil)
-    #expect(WireJSON.keyPaths(out) == ["hello", "version", "protocol", "help"])
+    #expect(WireJSON.keyPaths(out) == ["hello", "version", "protocol", "features", "help"])
   }
 
   @Test("with auth: auth is required, before help")
@@ -24,7 +25,8 @@ struct GreetingTests {
     #expect(WireJSON.isOneLine(out))
     let object = try WireJSON.object(out)
     #expect(object["auth"] as? String == "required")
-    #expect(WireJSON.keyPaths(out) == ["hello", "version", "protocol", "auth", "help"])
+    #expect(object["features"] as? [String] == ["sub"])
+    #expect(WireJSON.keyPaths(out) == ["hello", "version", "protocol", "features", "auth", "help"])
   }
 
   @Test("the help hint names a request the parser understands as help")

@@ -36,6 +36,7 @@ struct RequestParserTests {
         ParsedRequest(op: .compress, algorithm: "deflate")
       ),
       (#"{"op":"list","id":null}"#, ParsedRequest(op: .list, id: "null")),
+      (#"{"op":"list","stream":"room.*"}"#, ParsedRequest(op: .list, stream: "room.*")),
       (#"{"stream":"a\u002eb","op":"subscribe"}"#, ParsedRequest(op: .subscribe, stream: "a.b")),
     ]
     for (line, expected) in cases {

@@ -12,6 +12,8 @@ struct ShorthandParserTests {
       ("subscribe a.*", ParsedRequest(op: .subscribe, stream: "a.*")),
       ("unsubscribe room.1", ParsedRequest(op: .unsubscribe, stream: "room.1")),
       ("list", ParsedRequest(op: .list)),
+      ("list room.*", ParsedRequest(op: .list, stream: "room.*")),
+      ("list \troom.1 ", ParsedRequest(op: .list, stream: "room.1")),
       ("ping", ParsedRequest(op: .ping)),
       ("help", ParsedRequest(op: .help)),
       ("auth s3cret", ParsedRequest(op: .auth, token: "s3cret")),
@@ -116,7 +118,7 @@ struct ShorthandParserTests {
   @Test(
     "extra words are a bad request",
     arguments: [
-      ("list all", "list"), ("ping pong", "ping"), ("help me", "help"),
+      ("list a b", "list"), ("ping pong", "ping"), ("help me", "help"),
       ("subscribe a b", "subscribe"),
       ("unsubscribe a\tb", "unsubscribe"), ("auth a b", "auth"),
       ("compress deflate now", "compress"),
@@ -128,8 +130,37 @@ struct ShorthandParserTests {
   }
 
   @Test(
-    "an unknown word is unknown_op naming the word",
-    arguments: ["frob", "frob x y", "PING", "Subscribe clock", "pub a 1"])
+    "command words are case-insensitive, and sub, unsub and pub are the long forms",
+    arguments: [
+      ("SUBSCRIBE clock", ParsedRequest(op: .subscribe, stream: "clock")),
+      ("Subscribe Clock", ParsedRequest(op: .subscribe, stream: "Clock")),
+      ("sub a.*", ParsedRequest(op: .subscribe, stream: "a.*")),
+      ("SUB a.>", ParsedRequest(op: .subscribe, stream: "a.>")),
+      ("unsub room.1", ParsedRequest(op: .unsubscribe, stream: "room.1")),
+      ("UnSubscribe x", ParsedRequest(op: .unsubscribe, stream: "x")),
+      ("pub a.b 42", ParsedRequest(op: .publish, stream: "a.b", value: "42")),
+      ("PUBLISH a.b true", ParsedRequest(op: .publish, stream: "a.b", value: "true")),
+      ("RETAIN a.b 1", ParsedRequest(op: .publish, stream: "a.b", value: "1", retain: true)),
+      ("LIST", ParsedRequest(op: .list)),
+      ("Ping", ParsedRequest(op: .ping)),
+      ("HELP", ParsedRequest(op: .help)),
+      ("AUTH Tok", ParsedRequest(op: .auth, token: "Tok")),
+      ("Compress deflate", ParsedRequest(op: .compress, algorithm: "deflate")),
+    ])
+  func caseAndAliases(line: String, expected: ParsedRequest) {
+    #expect(ShorthandParser.outcome(line).request == expected)
+  }
+
+  @Test("an alias's usage names the long form", arguments: ["pub", "pub a.b", "PUB a.b  "])
+  func aliasUsage(line: String) throws {
+    let rejection = try #require(ShorthandParser.outcome(line).rejection)
+    #expect(rejection.error.code == .badRequest)
+    #expect(rejection.error.message.contains("publish NAME VALUE"), "\(rejection.error.message)")
+  }
+
+  @Test(
+    "an unknown word is unknown_op naming the word as typed",
+    arguments: ["frob", "frob x y", "FROB", "Subscriber clock", "su a", "publ a 1", "retained a 1"])
   func unknownWord(line: String) throws {
     let word = String(line.split(separator: " ")[0])
     let rejection = try #require(ShorthandParser.outcome(line).rejection)

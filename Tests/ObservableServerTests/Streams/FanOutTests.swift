@@ -98,13 +98,17 @@ struct FanOutTests {
     publisher * 1_000_000 + sequence
   }
 
-  /// The value of one delivery line, or -1 when the line is not the documented shape.
+  /// The value of one delivery line, or -1 when the line is not the documented shape, plain or
+  /// through one of the churners' patterns.
   private static func decode(_ line: [UInt8]) -> Int {
     let text = String(decoding: line, as: UTF8.self)
-    let prefix = #"{"stream":"\#(topic)","value":"#
     let suffix = "}\n"
-    guard text.hasPrefix(prefix), text.hasSuffix(suffix) else { return -1 }
-    return Int(text.dropFirst(prefix.count).dropLast(suffix.count)) ?? -1
+    for sub in [nil, "fan.*", "fan.>"] {
+      let prefix = #"{"stream":"\#(topic)",\#(sub.map { #""sub":"\#($0)","# } ?? "")"value":"#
+      guard text.hasPrefix(prefix), text.hasSuffix(suffix) else { continue }
+      return Int(text.dropFirst(prefix.count).dropLast(suffix.count)) ?? -1
+    }
+    return -1
   }
 
   /// Whether each publisher's values appear in increasing order without repeats (and, when

@@ -24,6 +24,12 @@ final class LineCollector: Sendable {
     #"{"stream":"\#(stream)","value":\#(value)}"# + "\n"
   }
 
+  /// The line a stream sends for `value` through the pattern subscription `sub` (protocol
+  /// 1.1): `{"stream":NAME,"sub":PATTERN,"value":V}\n`.
+  static func delivery(_ stream: String, _ value: String, sub: String) -> String {
+    #"{"stream":"\#(stream)","sub":"\#(sub)","value":\#(value)}"# + "\n"
+  }
+
   private let storage: LockedValue<[[UInt8]]>
 }
 
