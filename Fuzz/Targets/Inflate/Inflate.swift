@@ -12,17 +12,18 @@ import FuzzSupport
 @main
 enum InflateTarget {
   /// The most plain bytes the limited consumer takes, as a connection's line limit would.
-  static let consumerLimit = 64 * 1024
+  private static let consumerLimit = 64 * 1024
 
   /// What inflating some input gave: all the output and whether the stream failed.
-  struct Outcome: Equatable {
+  private struct Outcome: Equatable {
     var output: [UInt8] = []
     var failed = false
   }
 
   /// Stands for whatever a consumer throws to refuse more output.
-  struct OverLimit: Error {}
+  private struct OverLimit: Error {}
 
+  /// Starts libFuzzer, which calls ``check(_:)`` with each input.
   static func main() {
     FuzzDriver.run { data, size in
       InflateTarget.check(FuzzDriver.bytes(data, size))
@@ -30,7 +31,7 @@ enum InflateTarget {
     }
   }
 
-  static func check(_ input: UnsafeRawBufferPointer) {
+  private static func check(_ input: UnsafeRawBufferPointer) {
     var choices = FuzzChoices(input)
     let whole = inflate(input, [0..<input.count])
     let pieces = choices.pieces(of: input.count, maxPiece: choices.next(in: 1...64))
@@ -49,7 +50,7 @@ enum InflateTarget {
   }
 
   /// Inflates `input` fed in `pieces`, stopping at the first failure.
-  static func inflate(_ input: UnsafeRawBufferPointer, _ pieces: [Range<Int>]) -> Outcome {
+  private static func inflate(_ input: UnsafeRawBufferPointer, _ pieces: [Range<Int>]) -> Outcome {
     var outcome = Outcome()
     guard let decompressor = try? InflateDecompressor() else {
       require(false, "zlib could not set up a stream")
@@ -73,7 +74,7 @@ enum InflateTarget {
 
   /// A consumer that refuses output past a limit gets no more after refusing, and the stream
   /// then refuses all further input.
-  static func checkLimit(_ input: UnsafeRawBufferPointer, _ pieces: [Range<Int>]) {
+  private static func checkLimit(_ input: UnsafeRawBufferPointer, _ pieces: [Range<Int>]) {
     guard let decompressor = try? InflateDecompressor() else { return }
     var taken = 0
     var refused = false
@@ -112,7 +113,8 @@ enum InflateTarget {
 
   /// Sends `input` as messages through a client's deflate and a server's inflate: after each
   /// message's compressed bytes, the server has exactly the messages so far.
-  static func checkRoundTrip(_ input: UnsafeRawBufferPointer, _ choices: inout FuzzChoices) {
+  private static func checkRoundTrip(_ input: UnsafeRawBufferPointer, _ choices: inout FuzzChoices)
+  {
     guard let client = try? WireCompression(), let server = try? WireCompression() else {
       require(false, "zlib could not set up a stream")
       return

@@ -11,6 +11,7 @@ import FuzzSupport
 /// the input cut there is either valid or ends too early.
 @main
 enum JSONScannerTarget {
+  /// Starts libFuzzer, which calls ``check(_:)`` with each input.
   static func main() {
     FuzzDriver.run { data, size in
       JSONScannerTarget.check(FuzzDriver.bytes(data, size))
@@ -18,7 +19,7 @@ enum JSONScannerTarget {
     }
   }
 
-  static func check(_ input: UnsafeRawBufferPointer) {
+  private static func check(_ input: UnsafeRawBufferPointer) {
     let value: Result<(range: Range<Int>, kind: JSONValueKind), JSONSyntaxError> = Result {
       () throws(JSONSyntaxError) in try JSONScanner.scanValue(input)
     }
@@ -38,7 +39,7 @@ enum JSONScannerTarget {
     }
   }
 
-  static func checkDocument(
+  private static func checkDocument(
     _ input: UnsafeRawBufferPointer, _ range: Range<Int>, _ kind: JSONValueKind
   ) {
     require(
@@ -58,7 +59,7 @@ enum JSONScannerTarget {
     if kind == .string { checkStringRoundTrip(input, range) }
   }
 
-  static func checkMembers(
+  private static func checkMembers(
     _ input: UnsafeRawBufferPointer, _ members: [JSONMember], in range: Range<Int>
   ) {
     var previousEnd = range.lowerBound
@@ -77,7 +78,7 @@ enum JSONScannerTarget {
   }
 
   /// Decoding, encoding and decoding again must give the same text.
-  static func checkStringRoundTrip(_ input: UnsafeRawBufferPointer, _ range: Range<Int>) {
+  private static func checkStringRoundTrip(_ input: UnsafeRawBufferPointer, _ range: Range<Int>) {
     let decoded = JSONScanner.decodeString(input, range)
     var encoded: [UInt8] = []
     JSONStringEncoding.append(decoded, to: &encoded)
@@ -92,7 +93,7 @@ enum JSONScannerTarget {
 
   /// The bytes before the reported offset must be a valid document or a valid beginning of one:
   /// any error in them may only be that they end too early.
-  static func checkErrorOffset(_ input: UnsafeRawBufferPointer, _ error: JSONSyntaxError) {
+  private static func checkErrorOffset(_ input: UnsafeRawBufferPointer, _ error: JSONSyntaxError) {
     require(
       error.offset >= 0 && error.offset <= input.count,
       "error offset \(error.offset) outside \(input.count) bytes")
@@ -108,7 +109,7 @@ enum JSONScannerTarget {
     }
   }
 
-  static func isWhitespace(_ byte: UInt8) -> Bool {
+  private static func isWhitespace(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
   }
 }

@@ -8,11 +8,12 @@ import FuzzSupport
 @main
 enum LineFramerTarget {
   /// What the framer reported, copied so that runs can be compared.
-  enum Seen: Equatable {
+  private enum Seen: Equatable {
     case line([UInt8])
     case tooLong
   }
 
+  /// Starts libFuzzer, which calls ``check(_:)`` with each input.
   static func main() {
     FuzzDriver.run { data, size in
       LineFramerTarget.check(FuzzDriver.bytes(data, size))
@@ -20,7 +21,7 @@ enum LineFramerTarget {
     }
   }
 
-  static func check(_ input: UnsafeRawBufferPointer) {
+  private static func check(_ input: UnsafeRawBufferPointer) {
     var choices = FuzzChoices(input)
     let maxLineBytes = choices.next(in: 1...48)
     let expected = rules(input, maxLineBytes: maxLineBytes)
@@ -40,7 +41,7 @@ enum LineFramerTarget {
 
   /// Feeds each piece of `input` in turn; with `stopping`, the consumer stops after some events
   /// and feeds the rest of the piece again, as a connection does when it pauses reading.
-  static func frame(
+  private static func frame(
     _ input: UnsafeRawBufferPointer, _ pieces: [Range<Int>], maxLineBytes: Int,
     stopping: UnsafeMutablePointer<FuzzChoices>?
   ) -> [Seen] {
@@ -69,7 +70,7 @@ enum LineFramerTarget {
   /// The framing rules read plainly: `\n` ends a line and one `\r` before it is dropped; empty
   /// lines are skipped; a line over the limit is one `tooLong`; an unfinished line is reported
   /// as too long once it has more bytes than the limit allows for a line and its `\r`.
-  static func rules(_ input: UnsafeRawBufferPointer, maxLineBytes: Int) -> [Seen] {
+  private static func rules(_ input: UnsafeRawBufferPointer, maxLineBytes: Int) -> [Seen] {
     var seen: [Seen] = []
     var segments = input.split(separator: 0x0A, omittingEmptySubsequences: false)
     let unfinished = segments.removeLast()

@@ -1,6 +1,8 @@
 @testable import ObservableServer
 
 /// A ``Request`` copied out of the parser's closure, so that two outcomes can be compared.
+///
+/// The fields are those of ``Request``, with its raw JSON `id` and `value` copied as bytes.
 struct CapturedRequest: Equatable, CustomStringConvertible {
   var op: RequestOp
   var id: [UInt8]?
@@ -10,6 +12,7 @@ struct CapturedRequest: Equatable, CustomStringConvertible {
   var token: String?
   var algorithm: String?
 
+  /// Copies `request`, which is only valid inside the parser's closure.
   init(_ request: Request) {
     op = request.op
     id = request.id.map { Array($0) }
@@ -20,6 +23,7 @@ struct CapturedRequest: Equatable, CustomStringConvertible {
     algorithm = request.algorithm
   }
 
+  /// The JSON line, quoted, for failure messages.
   var description: String { String(decoding: jsonLine(), as: UTF8.self).debugDescription }
 
   /// The request as a JSON request line: every field the request has, and no other.

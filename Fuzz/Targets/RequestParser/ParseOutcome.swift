@@ -4,7 +4,9 @@ import FuzzSupport
 
 /// What ``RequestParser`` made of one line, with the request copied out of its closure.
 enum ParseOutcome: CustomStringConvertible {
+  /// The parser handed this request to its body.
   case parsed(CapturedRequest)
+  /// The parser threw this rejection, which the server turns into an error reply.
   case rejected(RequestRejection)
 
   /// Parses `line`, checking that the parser calls its body exactly once for a request and never
@@ -22,6 +24,7 @@ enum ParseOutcome: CustomStringConvertible {
     require(calls == (request == nil ? 0 : 1), "the parser called its body \(calls) times")
   }
 
+  /// Parses `line`, as the initializer taking a buffer does.
   init(_ line: [UInt8]) {
     self = line.withUnsafeBytes { ParseOutcome($0) }
   }
@@ -32,6 +35,7 @@ enum ParseOutcome: CustomStringConvertible {
     return nil
   }
 
+  /// The request as a JSON line, or the rejection's code and message, for failure messages.
   var description: String {
     switch self {
     case .parsed(let request): "parsed \(request)"

@@ -10,6 +10,7 @@ import FuzzSupport
 /// error, is one line holding one JSON object.
 @main
 enum RequestParserTarget {
+  /// Starts libFuzzer, which calls ``check(_:)`` with each input.
   static func main() {
     FuzzDriver.run { data, size in
       RequestParserTarget.check(FuzzDriver.bytes(data, size))
@@ -17,7 +18,7 @@ enum RequestParserTarget {
     }
   }
 
-  static func check(_ line: UnsafeRawBufferPointer) {
+  private static func check(_ line: UnsafeRawBufferPointer) {
     let outcome = ParseOutcome(line)
     let spaced = ParseOutcome([UInt8(ascii: " ")] + Array(line))
     switch (outcome, spaced) {
@@ -36,7 +37,7 @@ enum RequestParserTarget {
     }
   }
 
-  static func checkReEncoding(_ request: CapturedRequest) {
+  private static func checkReEncoding(_ request: CapturedRequest) {
     let line = request.jsonLine()
     let again = ParseOutcome(line)
     require(
@@ -45,7 +46,7 @@ enum RequestParserTarget {
         + " parses as \(again)")
   }
 
-  static func checkReply(_ reply: [UInt8]) {
+  private static func checkReply(_ reply: [UInt8]) {
     let text = String(decoding: reply, as: UTF8.self).debugDescription
     require(reply.last == 0x0A, "reply \(text) does not end in a newline")
     let body = reply.dropLast()

@@ -11,8 +11,9 @@ import FuzzSupport
 /// wildcards are names too.
 @main
 enum TopicPatternTarget {
-  static let alphabet = Array("abc..*>\n".utf8)
+  private static let alphabet = Array("abc..*>\n".utf8)
 
+  /// Starts libFuzzer, which calls ``check(_:)`` with each input.
   static func main() {
     FuzzDriver.run { data, size in
       TopicPatternTarget.check(FuzzDriver.bytes(data, size))
@@ -20,7 +21,7 @@ enum TopicPatternTarget {
     }
   }
 
-  static func check(_ input: UnsafeRawBufferPointer) {
+  private static func check(_ input: UnsafeRawBufferPointer) {
     let text = String(decoding: input.map { alphabet[Int($0) % alphabet.count] }, as: UTF8.self)
     var patterns: [String] = []
     var names: [String] = []
@@ -41,7 +42,7 @@ enum TopicPatternTarget {
 
   /// The matching rules read by position: a pattern ending in `>` needs at least as many tokens
   /// as it has, any other exactly as many, and each token that is not a wildcard must be equal.
-  static func rules(pattern: String, name: String) -> Bool {
+  private static func rules(pattern: String, name: String) -> Bool {
     let patternTokens = pattern.split(separator: ".", omittingEmptySubsequences: false)
     let nameTokens = name.split(separator: ".", omittingEmptySubsequences: false)
     if patternTokens.last == ">" {
