@@ -69,9 +69,10 @@ for target in "${targets[@]}"; do
     "$scratch/release/fuzz-$target" "$corpus" "Fuzz/Corpus/$target" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
     -print_final_stats=1 -artifact_prefix="$findings/" >"$log" 2>&1 || status=$?
+  # A run that fails while loading the seeds has printed no statistics yet.
   executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
-  coverage=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -n 1)
-  corpus_size=$(grep -oE 'corp: [0-9]+' "$log" | tail -n 1)
+  coverage=$( (grep -oE 'cov: [0-9]+ ft: [0-9]+' "$log" || true) | tail -n 1)
+  corpus_size=$( (grep -oE 'corp: [0-9]+' "$log" || true) | tail -n 1)
   printf '%-14s %s s  executions: %s  %s  %s  exit: %s\n' "$target" "$seconds" \
     "${executions:-?}" "${coverage:-cov: ?}" "${corpus_size:-corp: ?}" "$status"
   if ((status != 0)); then

@@ -8,9 +8,16 @@ import FuzzSupport
 @main
 enum LineFramerTarget {
   /// What the framer reported, copied so that runs can be compared.
-  private enum Seen: Equatable {
+  private enum Seen: Equatable, CustomStringConvertible {
     case line([UInt8])
     case tooLong
+
+    var description: String {
+      switch self {
+      case .line(let bytes): "line(\(String(decoding: bytes, as: UTF8.self).debugDescription))"
+      case .tooLong: "tooLong"
+      }
+    }
   }
 
   /// Starts libFuzzer, which calls ``check(_:)`` with each input.
