@@ -23,7 +23,7 @@ enum RequestParserTarget {
     let spaced = ParseOutcome([UInt8(ascii: " ")] + Array(line))
     switch (outcome, spaced) {
     case (.parsed(let request), .parsed(let general)):
-      require(request == general, "fast path gave \(request), general path \(general)")
+      require(request == general, "without a leading space \(request), with one \(general)")
       checkReEncoding(request)
       checkReply(request.okReply())
     case (.rejected(let rejection), .rejected(let general)):
