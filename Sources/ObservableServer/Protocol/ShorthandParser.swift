@@ -56,8 +56,10 @@ enum ShorthandParser {
       request.stream = String(name)
       request.retain = word == "retain"
       var encoded = Array(valueText.utf8)
-      let isJSON = encoded.withUnsafeBytes { (try? JSONScanner.scanValue($0)) != nil }
-      if !isJSON {
+      // A JSON value is kept without whitespace around it, as the JSON form of the request does.
+      if let json = encoded.withUnsafeBytes({ try? JSONScanner.scanValue($0) }) {
+        encoded = Array(encoded[json.range])
+      } else {
         encoded.removeAll(keepingCapacity: true)
         JSONStringEncoding.append(String(valueText), to: &encoded)
       }
