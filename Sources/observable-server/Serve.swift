@@ -42,11 +42,7 @@ extension ServerOptions {
     let server = ObservableServer(configuration: configuration, logger: logger)
     let systemd = SystemdService()
     // Before the server announces itself, so that a signal sent as soon as it listens is handled.
-    ShutdownSignals.install(logger: logger) {
-      systemd.stopping()
-      server.shutdown()
-      Foundation.exit(0)
-    }
+    ShutdownSignals.install()
     do {
       try server.start()
     } catch {
@@ -54,6 +50,9 @@ extension ServerOptions {
       throw ExitCode.failure
     }
     systemd.started(server)
-    dispatchMain()
+    let signal = ShutdownSignals.wait()
+    logger.notice("shutting down", metadata: ["signal": "\(signal)"])
+    systemd.stopping()
+    server.shutdown()
   }
 }

@@ -55,6 +55,12 @@ struct ServerOptions: ParsableArguments {
   @Option(help: "Bytes all retained values together may take.")
   var maxRetainedBytes = 64 << 20
 
+  @Option(
+    help:
+      "Seconds shutdown gives connections to take what was queued for them and close (then they are closed)."
+  )
+  var shutdownGrace: Double = 1
+
   @Option(help: "Event loop threads (default: one per core but one, at least one).")
   var threads: Int?
 
@@ -82,6 +88,9 @@ struct ServerOptions: ParsableArguments {
     guard deadPeerTimeout >= 0 else {
       throw ValidationError("--dead-peer-timeout must be 0 (off) or a number of seconds")
     }
+    guard shutdownGrace >= 0, shutdownGrace <= 60 else {
+      throw ValidationError("--shutdown-grace must be between 0 and 60 seconds")
+    }
     guard authTimeout > 0 else { throw ValidationError("--auth-timeout must be positive") }
     if token != nil, tokenFile != nil {
       throw ValidationError("--token and --token-file: give one of them")
@@ -106,6 +115,7 @@ struct ServerOptions: ParsableArguments {
     configuration.maxQueuedBytes = maxQueuedBytes
     configuration.maxSubscriptions = maxSubscriptions
     configuration.maxRetainedBytes = maxRetainedBytes
+    configuration.shutdownGrace = .milliseconds(Int(shutdownGrace * 1000))
     if let threads { configuration.eventLoopCount = threads }
     return configuration
   }

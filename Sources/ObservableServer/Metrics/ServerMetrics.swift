@@ -30,7 +30,8 @@ enum ServerMetrics {
         snapshot.connectionsTotal),
       .single(
         p + "disconnects_total", .counter,
-        "Clients gone since the server started, for any reason.", snapshot.disconnectsTotal),
+        "Subscriptions ended, each disconnect counted once, whatever ended it.",
+        snapshot.disconnectsTotal),
       .single(
         p + "subscribes_total", .counter, "Subscribe requests that succeeded.",
         snapshot.subscribesTotal),
@@ -59,6 +60,28 @@ enum ServerMetrics {
         p + "sent_uncompressed_bytes_total", .counter,
         "Bytes written to clients before compression; equal to sent bytes without it.",
         snapshot.bytesOutUncompressed),
+      .single(
+        p + "subscription_limit_total", .counter,
+        "Subscribes refused because the connection held --max-subscriptions.",
+        snapshot.subscriptionLimitTotal),
+      .single(
+        p + "retained_limit_total", .counter,
+        "Retained publishes refused because they would pass --max-retained-bytes.",
+        snapshot.retainedLimitTotal),
+      .single(
+        p + "retained_bytes", .gauge, "Bytes all retained values take now.",
+        snapshot.retainedBytes),
+      .single(
+        p + "dead_peers_total", .counter,
+        "Clients dropped because they acknowledged nothing for --dead-peer-timeout.",
+        snapshot.deadPeersTotal),
+      .single(
+        p + "auth_timeouts_total", .counter,
+        "Clients closed for not authenticating within --auth-timeout.",
+        snapshot.authTimeoutsTotal),
+      .single(
+        p + "auth_failures_total", .counter, "Wrong tokens, each closing its connection.",
+        snapshot.authFailuresTotal),
     ]
   }
 

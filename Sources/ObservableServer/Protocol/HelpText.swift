@@ -7,6 +7,7 @@ enum HelpText {
     "unsubscribe NAME",
     "publish NAME VALUE        VALUE is JSON if it parses, else a string",
     "retain NAME VALUE         publish and keep VALUE for later subscribers",
+    "clear NAME                forget NAME's retained value",
     "list [NAME]               streams with their kind and subscribers; NAME may be a pattern",
     "ping",
     "auth TOKEN",

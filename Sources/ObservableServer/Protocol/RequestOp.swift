@@ -1,6 +1,6 @@
 /// The operations a client can request, named as in the `"op"` field.
 enum RequestOp: String, Sendable, CaseIterable {
-  case subscribe, unsubscribe, publish, list, ping, auth, compress, help
+  case subscribe, unsubscribe, publish, clear, list, ping, auth, compress, help
 }
 
 extension RequestOp {
@@ -10,6 +10,7 @@ extension RequestOp {
     case .subscribe: "subscribe"
     case .unsubscribe: "unsubscribe"
     case .publish: "publish"
+    case .clear: "clear"
     case .list: "list"
     case .ping: "ping"
     case .auth: "auth"

@@ -1,5 +1,5 @@
 /// Parses the text shorthand: `subscribe NAME`, `unsubscribe NAME`, `publish NAME VALUE...`,
-/// `retain NAME VALUE...`, `list [NAME]`, `ping`, `help`, `auth TOKEN` and `compress deflate`.
+/// `retain NAME VALUE...`, `clear NAME`, `list [NAME]`, `ping`, `help`, `auth TOKEN` and `compress deflate`.
 ///
 /// Command words are case-insensitive, and `sub`, `unsub` and `pub` stand for `subscribe`,
 /// `unsubscribe` and `publish`, as people type them at a terminal. A published value is the
@@ -29,7 +29,7 @@ enum ShorthandParser {
       try expectEnd(tail, op)
       request.stream = filter.isEmpty ? nil : String(filter)
       return try body(request)
-    case .subscribe, .unsubscribe:
+    case .subscribe, .unsubscribe, .clear:
       let (name, tail) = splitWord(rest)
       try expectPresent(name, "\(op.rawValue) NAME")
       try expectEnd(tail, op)

@@ -33,7 +33,8 @@ public final class ObservableServer: Sendable {
           maxLineBytes: configuration.maxLineBytes, logger: logger))
     }
     self.counters = counters
-    registry = StreamRegistry(sources: sources, counters: counters)
+    registry = StreamRegistry(
+      sources: sources, counters: counters, maxRetainedBytes: configuration.maxRetainedBytes)
     admission = Admission(limit: configuration.maxConnections, counters: counters)
     authenticationFailures = AuthenticationFailures(logger: logger)
   }
@@ -131,15 +132,26 @@ public final class ObservableServer: Sendable {
 
   /// Stops accepting, closes every connection (running every disconnect), ends exec processes,
   /// removes Unix socket files it created, and stops and joins the event loops.
+  ///
+  /// Connections are drained, not cut: each gets what was queued for it, then a FIN, and its
+  /// input is read and discarded until it closes too or the shutdown grace has passed, so no
+  /// reply already sent is destroyed by a reset.
   public func shutdown() {
     guard let parts = running.withLock({ $0.take() }) else { return }
     admission.close()
-    stop(parts)
+    let grace = configuration.shutdownGrace
+    closeListeners(parts)
+    for home in parts.loops {
+      try? home.loop.submitAndWait {
+        for connection in home.connections.all { connection.drain(within: grace) }
+      }
+    }
+    _ = admission.waitUntilAllClosed(timeout: grace + .milliseconds(200))
+    stop(parts, listenersClosed: true)
     logger.notice("stopped")
   }
 
-  /// Undoes whatever of `parts` was begun, in the reverse order.
-  private func stop(_ parts: RunningParts) {
+  private func closeListeners(_ parts: RunningParts) {
     if let acceptLoop = parts.loops.first?.loop {
       try? acceptLoop.submitAndWait {
         for listener in parts.listeners { listener.close() }
@@ -149,6 +161,12 @@ public final class ObservableServer: Sendable {
     {
       close(descriptor)
     }
+  }
+
+  /// Undoes whatever of `parts` was begun, in the reverse order; connections still open are
+  /// closed at once.
+  private func stop(_ parts: RunningParts, listenersClosed: Bool = false) {
+    if !listenersClosed { closeListeners(parts) }
     // Each loop closes its own connections; once its task returns, they are closed.
     for home in parts.loops {
       try? home.loop.submitAndWait {

@@ -31,6 +31,8 @@ public struct ServerConfiguration: Sendable {
   public var maxSubscriptions = 10_000
   /// How many bytes all retained values together may take.
   public var maxRetainedBytes = 64 << 20
+  /// How long shutdown waits for connections to take what was queued for them and close.
+  public var shutdownGrace: Duration = .seconds(1)
   /// How long an exec process gets after `SIGTERM` before `SIGKILL`.
   public var execGracePeriod: Duration = .seconds(1)
 

@@ -107,6 +107,7 @@ final class Session {
     case .publish: try publish(request)
     case .subscribe: try subscribe(request)
     case .unsubscribe: try unsubscribe(request)
+    case .clear: try clear(request)
     case .list: try list(request)
     case .ping: ok(request)
     case .help: ok(request) { HelpText.append(to: &$0) }
@@ -167,6 +168,18 @@ final class Session {
     subscription.unsubscribe()
     ok(request) { Self.appendStream(name, to: &$0) }
     context.logger.debug("unsubscribed", metadata: ["peer": "\(output.peer)", "stream": "\(name)"])
+  }
+
+  private func clear(_ request: Request) throws(ProtocolError) {
+    guard let name = request.stream else {
+      throw ProtocolError(.badRequest, "clear needs \"stream\"")
+    }
+    let cleared = try context.registry.clearRetained(name)
+    ok(request) {
+      Self.appendStream(name, to: &$0)
+      ReplyEncoder.key("cleared", to: &$0)
+      $0.append(contentsOf: (cleared ? "true" : "false").utf8)
+    }
   }
 
   private func list(_ request: Request) throws(ProtocolError) {

@@ -9,7 +9,10 @@ import Locking
 /// kept in token tries (``TopicTable``), so no publish, subscribe or new topic looks at every
 /// pattern or every topic.
 final class StreamRegistry: Sendable {
-  init(sources: [any StreamSource], counters: ServerCounters) {
+  init(
+    sources: [any StreamSource], counters: ServerCounters, maxRetainedBytes: Int = 64 << 20
+  ) {
+    topics = Locked(TopicTable(budget: RetainedBudget(limit: maxRetainedBytes, counters: counters)))
     self.sources = Dictionary(
       sources.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     self.counters = counters
@@ -59,7 +62,28 @@ final class StreamRegistry: Sendable {
       }
     }
     let line = DeliveryEncoder.line(stream: name, rawValue: value)
-    return deliver(line, count: 1, to: name, retain: retain, lastTopic: &lastTopic)
+    let outcome = deliverOutcome(line, count: 1, to: name, retain: retain, lastTopic: &lastTopic)
+    guard !outcome.refused else {
+      throw ProtocolError(
+        .limitExceeded,
+        "retained values would pass \(topics.withLock { $0.budget.limit }) bytes; nothing changed")
+    }
+    return outcome.receivers
+  }
+
+  /// Forgets the retained value of topic `name`; returns whether it had one.
+  func clearRetained(_ name: String) throws(ProtocolError) -> Bool {
+    try StreamName.validate(name)
+    if let source = sources[name] {
+      throw ProtocolError(.readOnly, "\(name) is a read-only \(source.kind.rawValue) stream")
+    }
+    while true {
+      guard let topic = topics.withLock({ $0.topics[name] }) else { return false }
+      // nil: the topic was dropped after the lookup; look again.
+      guard let cleared = topic.clearRetained() else { continue }
+      dropIfUnused(topic)
+      return cleared
+    }
   }
 
   /// Delivers `count` encoded lines to the topic `name`, a name ``publish(_:to:retain:lastTopic:)``
@@ -73,16 +97,30 @@ final class StreamRegistry: Sendable {
     retain: Bool,
     lastTopic: inout Topic?
   ) -> Int {
+    let outcome = deliverOutcome(
+      lines, count: count, to: name, retain: retain, lastTopic: &lastTopic)
+    assert(!outcome.refused, "only a value to retain can be refused, and publish retains")
+    return outcome.receivers
+  }
+
+  private func deliverOutcome(
+    _ lines: [UInt8],
+    count: Int,
+    to name: String,
+    retain: Bool,
+    lastTopic: inout Topic?
+  ) -> (receivers: Int, refused: Bool) {
     assert(!retain || count == 1, "only a single line can be retained")
     if let topic = lastTopic, topic.name == name,
       let outcome = topic.publish(lines, retain: retain)
     {
+      if outcome.refused { return (0, true) }
       counters.published(count, receivers: outcome.receivers)
       if outcome.unused {
         dropIfUnused(topic)
         lastTopic = nil
       }
-      return outcome.receivers
+      return (outcome.receivers, false)
     }
     lastTopic = nil
     while true {
@@ -96,13 +134,14 @@ final class StreamRegistry: Sendable {
       switch target {
       case .delivered(let receivers):
         counters.published(count, receivers: receivers)
-        return receivers
+        return (receivers, false)
       case .topic(let topic):
         // nil: the topic was dropped after the lookup; look again.
         guard let outcome = topic.publish(lines, retain: retain) else { continue }
-        counters.published(count, receivers: outcome.receivers)
         if outcome.unused { dropIfUnused(topic) } else { lastTopic = topic }
-        return outcome.receivers
+        if outcome.refused { return (0, true) }
+        counters.published(count, receivers: outcome.receivers)
+        return (outcome.receivers, false)
       }
     }
   }
@@ -179,7 +218,7 @@ final class StreamRegistry: Sendable {
 
   private let sources: [String: any StreamSource]
   private let counters: ServerCounters
-  private let topics = Locked(TopicTable())
+  private let topics: Locked<TopicTable>
 }
 
 private enum PublishTarget {

@@ -9,9 +9,11 @@ final class Topic: Sendable {
   /// The topic's concrete name.
   let name: String
 
-  /// An empty topic named `name`, an already validated concrete name.
-  init(name: String) {
+  /// An empty topic named `name`, an already validated concrete name, whose retained value
+  /// counts against `budget`.
+  init(name: String, budget: RetainedBudget) {
     self.name = name
+    self.budget = budget
     plainPrefixLength = DeliveryEncoder.prefixLength(stream: name)
   }
 
@@ -22,10 +24,18 @@ final class Topic: Sendable {
   ///
   /// Observers through a pattern get the lines with the pattern as `"sub"`, encoded once per
   /// pattern.
-  func publish(_ lines: [UInt8], retain: Bool) -> (receivers: Int, unused: Bool)? {
+  ///
+  /// A value to retain that would pass the retained-bytes limit is neither kept nor delivered:
+  /// the outcome then has `refused` set and the topic keeps its previous value.
+  func publish(_ lines: [UInt8], retain: Bool) -> (receivers: Int, unused: Bool, refused: Bool)? {
     state.withLock { state in
       guard !state.dropped else { return nil }
-      if retain { state.retained = lines }
+      if retain {
+        guard budget.replace(state.retained?.count ?? 0, with: lines.count) else {
+          return (0, state.isUnused, true)
+        }
+        state.retained = lines
+      }
       state.direct.deliver(lines)
       if !state.patterns.isEmpty {
         for group in state.patterns.values {
@@ -34,7 +44,19 @@ final class Topic: Sendable {
               lines, droppingPrefix: plainPrefixLength, adding: group.linePrefix))
         }
       }
-      return (state.direct.count + state.patternCount, state.isUnused)
+      return (state.direct.count + state.patternCount, state.isUnused, false)
+    }
+  }
+
+  /// Forgets the retained value, giving its bytes back; returns whether there was one, or
+  /// `nil` when the topic was dropped meanwhile.
+  func clearRetained() -> Bool? {
+    state.withLock { state in
+      guard !state.dropped else { return nil }
+      guard let retained = state.retained else { return false }
+      _ = budget.replace(retained.count, with: 0)
+      state.retained = nil
+      return true
     }
   }
 
@@ -100,6 +122,7 @@ final class Topic: Sendable {
 
   /// The length of `{"stream":NAME,"value":`, which every plain line of this topic starts with.
   private let plainPrefixLength: Int
+  private let budget: RetainedBudget
   private let state = Locked(TopicState())
 }
 

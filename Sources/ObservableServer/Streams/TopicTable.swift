@@ -13,10 +13,17 @@ struct TopicTable {
   /// The pattern subscriptions, grouped by pattern.
   private var patterns = PatternIndex()
 
+  /// What retained values may take, shared by the topics.
+  let budget: RetainedBudget
+
+  init(budget: RetainedBudget) {
+    self.budget = budget
+  }
+
   /// The topic `name`, made (with every matching pattern's observers) if it does not exist.
   mutating func topic(_ name: String) -> Topic {
     if let topic = topics[name] { return topic }
-    let topic = Topic(name: name)
+    let topic = Topic(name: name, budget: budget)
     patterns.forEachMatch(of: name) { topic.adopt($0) }
     topics[name] = topic
     names.update(name) { $0 = topic }

@@ -1,3 +1,4 @@
+import Dispatch
 import Locking
 
 /// Which connections the server takes: at most a given number at once, and none once it
@@ -29,13 +30,29 @@ final class Admission: Sendable {
 
   /// Counts a closed connection out.
   func release() {
-    state.withLock { $0.open -= 1 }
+    let last = state.withLock { state in
+      state.open -= 1
+      return state.open == 0 && !state.accepting
+    }
     counters.update { $0.connections -= 1 }
+    if last { allClosed.signal() }
   }
 
   /// Takes no connection from now on.
   func close() {
-    state.withLock { $0.accepting = false }
+    let none = state.withLock { state in
+      state.accepting = false
+      return state.open == 0
+    }
+    if none { allClosed.signal() }
+  }
+
+  /// After ``close()``, waits until every connection has closed, up to `timeout`; returns
+  /// whether they all did.
+  func waitUntilAllClosed(timeout: Duration) -> Bool {
+    let (seconds, attoseconds) = timeout.components
+    let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+    return allClosed.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success
   }
 
   /// Whether new connections are still taken.
@@ -46,6 +63,8 @@ final class Admission: Sendable {
 
   private let counters: ServerCounters
   private let state = Locked(AdmissionState())
+  /// Signalled once, when the last connection closes after ``close()``.
+  private let allClosed = DispatchSemaphore(value: 0)
 }
 
 private struct AdmissionState {

@@ -13,6 +13,7 @@ extension Connection {
           if outbox.finishFlushIfIdle(inFlight: 0) {
             if peerClosed { return close("closed by peer") }
             if let finishing { return close(finishing) }
+            if draining { return sendEndOfStream() }
             watchWritable(false)
             return
           }

@@ -106,8 +106,21 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
       if failed { close(finishing ?? "reset by peer") }
       return
     }
+    if draining {
+      if events & EPOLLOUT.rawValue != 0 { flush() }
+      if !closed, failed || events & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue) != 0 {
+        discardInput()
+      }
+      return
+    }
     if failed || events & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue) != 0 { readAvailable() }
     if !closed, events & EPOLLOUT.rawValue != 0 { flush() }
+  }
+
+  /// Ends the session: what was read is published, and every subscription's disconnect runs.
+  func endSession() {
+    session?.end()
+    session = nil
   }
 
   /// Closes the socket and ends the session, once.
@@ -120,8 +133,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
     for timer in timers { loop.cancel(timer) }
     timers.removeAll()
     // What was read before the close is published, whatever closes the connection.
-    session?.end()
-    session = nil
+    endSession()
     home.connections.remove(self)
     admission.release()
     context.logger.debug("connection closed", metadata: ["peer": "\(peer)", "reason": "\(reason)"])
@@ -131,7 +143,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
 
   private func readAvailable() {
     // A bounded number of reads per wake-up, so one busy client cannot starve the others.
-    for _ in 0..<16 {
+    for _ in 0..<4 {
       let result: IOResult<Int>
       do {
         result = try SocketCalls.read(descriptor, into: loop.readBuffer)
@@ -213,6 +225,10 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
   var watchingWritable = false
   private(set) var closed = false
   private(set) var peerClosed = false
+  /// Set by ``drain(within:)``: requests are no longer read.
+  var draining = false
+  /// Set once the connection half-closed while draining.
+  var sentEndOfStream = false
   /// Set by ``finish(_:)``: the connection closes once everything queued is written.
   var finishing: String?
   private let home: ConnectionLoop

@@ -1,0 +1,42 @@
+import CLinux
+import Glibc
+
+/// How a connection ends when the server shuts down. Loop thread only.
+extension Connection {
+  /// Ends the connection without losing what was sent: reads no more requests, ends the
+  /// session (its disconnects run), writes everything queued, then half-closes (FIN) and reads
+  /// and discards the client's input until it closes too, so that the close does not turn into
+  /// a reset that would destroy replies the client has not read yet. Closes after `grace` in
+  /// any case.
+  func drain(within grace: Duration) {
+    guard !closed, !draining else { return }
+    draining = true
+    endSession()
+    schedule(in: grace) { [self] in close("server shutting down") }
+    flush()
+  }
+
+  /// Half-closes once everything queued is written: the client reads to the end, then closes.
+  func sendEndOfStream() {
+    guard !sentEndOfStream else { return }
+    sentEndOfStream = true
+    // Values still arriving from streams could only be written after the FIN: none are taken.
+    outbox.close()
+    do {
+      _ = try blockingSyscall("shutdown") { Glibc.shutdown(descriptor, Int32(SHUT_WR)) }
+      try loop.modify(descriptor, events: EPOLLIN.rawValue | EPOLLRDHUP.rawValue)
+    } catch {
+      close("server shutting down")
+    }
+  }
+
+  func discardInput() {
+    for _ in 0..<16 {
+      switch try? SocketCalls.read(descriptor, into: loop.readBuffer) {
+      case .done(let count) where count > 0: continue
+      case .wouldBlock: return
+      default: return close("server shutting down")
+      }
+    }
+  }
+}
