@@ -37,7 +37,7 @@ let package = Package(
     .target(
       name: "ObservableServer",
       dependencies: [
-        "IndefiniteObservable", "Locking", "CLinux", "CZlib", "CSystemd",
+        "IndefiniteObservable", "Locking", "CLinux", "CZlib", "CSystemd", "WebSocket",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
