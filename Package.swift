@@ -90,7 +90,7 @@ let package = Package(
     .testTarget(
       name: "ObservableServerTests",
       dependencies: [
-        "ObservableServer", "IndefiniteObservable", "Locking", "CZlib",
+        "ObservableServer", "IndefiniteObservable", "Locking", "CZlib", "WebSocket",
         .product(name: "Logging", package: "swift-log"),
       ],
       exclude: ["Scripts"]
