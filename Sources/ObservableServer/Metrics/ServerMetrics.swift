@@ -60,7 +60,8 @@ enum ServerMetrics {
         "Bytes written to clients before compression; equal to sent bytes without it.",
         snapshot.bytesOutUncompressed),
       .single(
-        p + "websocket_connections", .gauge, "Clients connected over WebSocket now (in connections).",
+        p + "websocket_connections", .gauge,
+        "Clients connected over WebSocket now (in connections).",
         snapshot.webSocketConnections),
       .single(
         p + "websocket_connections_total", .counter,

@@ -30,13 +30,14 @@ extension Connection {
   /// written; nothing queued later is sent.
   func finish(_ reason: String, saying farewell: Farewell) {
     guard !closed, finishing == nil else { return }
-    queueFarewell(framing.farewell(farewell))
+    queueFarewell(farewell)
     finish(reason)
   }
 
-  /// Moves the queued lines, framed, behind what is being written and appends `bytes`.
-  func queueFarewell(_ bytes: [UInt8]) {
-    guard !bytes.isEmpty, !closed, compression == nil else { return }
+  /// Moves the queued lines, framed, behind what is being written and appends the framing's
+  /// farewell, if it has one.
+  func queueFarewell(_ farewell: Farewell) {
+    guard !closed, compression == nil, !framing.sendsLinesUnchanged else { return }
     if writeOffset == writing.count {
       writing.removeAll(keepingCapacity: true)
       writeOffset = 0
@@ -46,7 +47,8 @@ extension Connection {
       context.counters.update { $0.bytesOutUncompressed += plain.count }
       plain.withUnsafeBytes { framing.encode($0, to: &writing) }
     }
-    writing.append(contentsOf: bytes)
+    // After the lines: the framing sends nothing once it said farewell.
+    writing.append(contentsOf: framing.farewell(farewell))
   }
 
   /// Closes at shutdown, telling a WebSocket peer why (1001) when its socket takes the frame

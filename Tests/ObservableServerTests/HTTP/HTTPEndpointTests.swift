@@ -48,7 +48,9 @@ struct HTTPEndpointTests {
     let plain = try server.httpExchange(Self.get("/ws"))
     #expect(Self.status(plain) == 426)
     let noKey = try server.httpExchange(
-      Self.get("/ws", headers: "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"))
+      Self.get(
+        "/ws", headers: "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+      ))
     #expect(Self.status(noKey) == 400)
     let upgradeByPost = try server.httpExchange(Self.get("/ws", method: "POST"))
     #expect(Self.status(upgradeByPost) == 405)
@@ -73,7 +75,8 @@ struct HTTPEndpointTests {
       let client = try LineClient(port: server.httpPort, readGreeting: false)
       defer { client.close() }
       let originLine = origin.map { "Origin: \($0)\r\n" } ?? ""
-      let request = "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(server.httpPort)\r\n\(upgrade)\(originLine)\r\n"
+      let request =
+        "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(server.httpPort)\r\n\(upgrade)\(originLine)\r\n"
       try client.sendRaw(Array(request.utf8))
       return Self.status(String(decoding: try client.readAvailable(), as: UTF8.self))
     }

@@ -71,7 +71,8 @@ struct WebSocketPeerTests {
     }
     #expect(settled, "\(stats)")
     #expect(stats["subscribes_total"] as? Int == 4)
-    #expect((stats["disconnects_total"] as? Int).map { $0 + 1 } == stats["subscribes_total"] as? Int)
+    #expect(
+      (stats["disconnects_total"] as? Int).map { $0 + 1 } == stats["subscribes_total"] as? Int)
     #expect(stats["websocket_connections_total"] as? Int == 1)
   }
 
@@ -95,6 +96,9 @@ struct WebSocketPeerTests {
     #expect((seen["before_auth"] as? [String: Any])?["ok"] as? Bool == false)
     #expect((seen["auth_reply"] as? [String: Any])?["ok"] as? Bool == true)
     #expect((seen["after_auth"] as? [String: Any])?["ok"] as? Bool == true)
+    // The error reply comes before the close frame.
+    let wrong = (seen["wrong_token_reply"] as? [String: Any])?["error"] as? [String: Any]
+    #expect(wrong?["code"] as? String == "unauthorized")
     #expect(seen["wrong_token_close"] as? Int == 1008)
   }
 }

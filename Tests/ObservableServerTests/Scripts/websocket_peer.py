@@ -266,7 +266,7 @@ async def auth(options):
         await ws.send(json.dumps({"op": "auth", "token": options.token + "x", "id": 4}))
         try:
             while True:
-                await asyncio.wait_for(ws.recv(), TIMEOUT)
+                seen["wrong_token_reply"] = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
         except websockets.ConnectionClosed as closed:
             seen["wrong_token_close"] = closed.rcvd.code if closed.rcvd else None
     return seen
