@@ -39,6 +39,12 @@ struct BenchCommand: ParsableCommand {
       valueName: "n"))
   var messages: Int?
 
+  @Option(
+    help: ArgumentHelp(
+      "Fan-out: how subscribers connect, tcp or websocket, comma separated; each count runs once per transport.",
+      valueName: "t,t"))
+  var transport = "tcp"
+
   @Option(help: "Fan-out: most messages published ahead of the slowest subscriber.")
   var window = 2000
 
@@ -104,6 +110,11 @@ struct BenchCommand: ParsableCommand {
       throw ValidationError("--server-threads must be at least 1")
     }
     guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+    guard transport.split(separator: ",").count == parsedTransports.count,
+      !parsedTransports.isEmpty
+    else {
+      throw ValidationError("--transport \(transport): expected tcp, websocket or tcp,websocket")
+    }
     if let connect {
       guard server == nil, serverThreads == nil else {
         throw ValidationError(
@@ -168,6 +179,12 @@ struct BenchCommand: ParsableCommand {
     )
   }
 
+  private var parsedTransports: [BenchTransport] {
+    transport.split(separator: ",").compactMap {
+      BenchTransport(rawValue: $0.trimmingCharacters(in: .whitespaces))
+    }
+  }
+
   private var parsedSubscribers: [Int]? {
     let counts = subscribers.split(separator: ",").map {
       Int($0.trimmingCharacters(in: .whitespaces))
@@ -181,12 +198,14 @@ struct BenchCommand: ParsableCommand {
     var list: [any Scenario] = []
     if selected.contains(.fanOut) {
       for count in parsedSubscribers ?? [] {
-        list.append(
-          FanOutScenario(
-            configuration: .init(
-              subscribers: count,
-              messages: messages ?? min(1_000_000, max(20_000, 6_000_000 / count)),
-              window: window, payload: payload)))
+        for transport in parsedTransports {
+          list.append(
+            FanOutScenario(
+              configuration: .init(
+                subscribers: count,
+                messages: messages ?? min(1_000_000, max(20_000, 6_000_000 / count)),
+                window: window, payload: payload, transport: transport)))
+        }
       }
     }
     if selected.contains(.latency) {
@@ -222,6 +241,14 @@ struct BenchCommand: ParsableCommand {
     }
     return notes
   }
+}
+
+/// How fan-out subscribers connect (`--transport`).
+enum BenchTransport: String, Sendable {
+  /// The line protocol over TCP.
+  case tcp
+  /// The same protocol over WebSocket on the server's `--http` listener.
+  case webSocket = "websocket"
 }
 
 /// The scenarios `--scenario` selects, in the order they run.
