@@ -21,10 +21,15 @@ final class WebSocketFraming: Framing {
     self.counters = counters
   }
 
-  /// The longest message handed to the session. The decoder's own cap, which closes with
-  /// 1009, is `--max-line-bytes`; this one, lowered until a client authenticates, answers an
-  /// error line as over TCP.
-  var maxLineBytes: Int
+  /// The longest message accepted: `--max-line-bytes`, lowered until a client authenticates
+  /// so that an unauthenticated peer makes the server buffer little. A longer message closes
+  /// the connection with 1009, since its frames are refused from their headers.
+  var maxLineBytes: Int {
+    didSet {
+      // The decoder is busy while a request it delivered authenticates: applied after it.
+      if !decoding { decoder.maximumMessageBytes = maxLineBytes }
+    }
+  }
 
   func attach(to connection: Connection) -> Bool {
     self.connection = connection
@@ -42,6 +47,11 @@ final class WebSocketFraming: Framing {
     guard said == nil, let session, let connection else { return input.count }
     heard = true
     var stopped = false
+    decoding = true
+    defer {
+      decoding = false
+      if decoder.maximumMessageBytes != maxLineBytes { decoder.maximumMessageBytes = maxLineBytes }
+    }
     do throws(WebSocketProtocolError) {
       try decoder.decode(input) { event in
         guard !stopped else { return }
@@ -62,12 +72,6 @@ final class WebSocketFraming: Framing {
   {
     switch event {
     case .text(let line):
-      guard line.count <= maxLineBytes else {
-        session.reject(
-          op: nil, id: nil,
-          ProtocolError(.lineTooLong, "message longer than \(maxLineBytes) bytes; skipped"))
-        return true
-      }
       return line.withUnsafeBytes { session.handle($0) }
     case .binary:
       // The decoder refuses binary frames at their header; nothing reaches here.
@@ -147,6 +151,8 @@ final class WebSocketFraming: Framing {
   private weak var connection: Connection?
   /// Whether the peer sent anything since the last ping.
   private var heard = false
+  /// Whether the decoder is running, so its limit must not change now.
+  private var decoding = false
   /// Whether this framing counts in the WebSocket gauge.
   private var attached = false
   /// The close frame sent, after which nothing more is.

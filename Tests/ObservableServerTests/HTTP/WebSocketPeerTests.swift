@@ -96,6 +96,9 @@ struct WebSocketPeerTests {
     #expect((seen["before_auth"] as? [String: Any])?["ok"] as? Bool == false)
     #expect((seen["auth_reply"] as? [String: Any])?["ok"] as? Bool == true)
     #expect((seen["after_auth"] as? [String: Any])?["ok"] as? Bool == true)
+    // Before authenticating a peer may send only short messages, as over TCP; after, long ones.
+    #expect((seen["long_after_auth"] as? [String: Any])?["ok"] as? Bool == true)
+    #expect(seen["long_before_auth_close"] as? Int == 1009)
     // The error reply comes before the close frame.
     let wrong = (seen["wrong_token_reply"] as? [String: Any])?["error"] as? [String: Any]
     #expect(wrong?["code"] as? String == "unauthorized")

@@ -261,6 +261,17 @@ async def auth(options):
         seen["auth_reply"] = await until(ws, lambda m: m.get("id") == 2)
         await ws.send('{"op":"list","id":3}')
         seen["after_auth"] = await until(ws, lambda m: m.get("id") == 3)
+        big = json.dumps({"op": "publish", "stream": "big", "value": "x" * 6000, "id": 6})
+        await ws.send(big)
+        seen["long_after_auth"] = await until(ws, lambda m: m.get("id") == 6)
+    async with websockets.connect(url(options), max_size=None) as ws:
+        await recv_json(ws)
+        await ws.send(json.dumps({"op": "ping", "pad": "x" * 6000}))
+        try:
+            while True:
+                await asyncio.wait_for(ws.recv(), TIMEOUT)
+        except websockets.ConnectionClosed as closed:
+            seen["long_before_auth_close"] = closed.rcvd.code if closed.rcvd else None
     async with websockets.connect(url(options)) as ws:
         await recv_json(ws)
         await ws.send(json.dumps({"op": "auth", "token": options.token + "x", "id": 4}))
