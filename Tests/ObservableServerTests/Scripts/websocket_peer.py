@@ -217,16 +217,19 @@ def silent(options):
     """A peer that answers nothing: the server pings, then drops it; and one that answers."""
     sock, reader, _ = raw_open(options)
     started = time.monotonic()
-    sock.settimeout(options.wait)
+    sock.settimeout(0.2)
     pings = 0
-    try:
-        while True:
+    dropped = False
+    # The server's pings keep arriving while it has not dropped the peer: wait out the span.
+    while time.monotonic() - started < options.wait:
+        try:
             opcode, _ = reader.next()
             pings += opcode == 9
-    except (EOFError, ConnectionResetError):
-        dropped = True
-    except socket.timeout:
-        dropped = False
+        except socket.timeout:
+            continue
+        except (EOFError, ConnectionResetError):
+            dropped = True
+            break
     elapsed = time.monotonic() - started
     sock.close()
     # A peer that answers each ping stays connected past the same span.
