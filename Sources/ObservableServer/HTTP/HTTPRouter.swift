@@ -43,7 +43,7 @@ struct HTTPRouter: Sendable {
     do {
       handshake = try WebSocketHandshake(head, deflate: .lean)
     } catch {
-      return .respond(error.response, includingBody: true)
+      return .respond(error.response, includingBody: head.method != "HEAD")
     }
     guard handshake.isOriginAllowed(by: allowOrigins) else {
       return .respond(
