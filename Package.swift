@@ -37,7 +37,7 @@ let package = Package(
     .target(
       name: "ObservableServer",
       dependencies: [
-        "IndefiniteObservable", "Locking", "CLinux", "CZlib", "CSystemd",
+        "IndefiniteObservable", "Locking", "CLinux", "CZlib", "CSystemd", "WebSocket",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -90,7 +90,7 @@ let package = Package(
     .testTarget(
       name: "ObservableServerTests",
       dependencies: [
-        "ObservableServer", "IndefiniteObservable", "Locking", "CZlib",
+        "ObservableServer", "IndefiniteObservable", "Locking", "CZlib", "WebSocket",
         .product(name: "Logging", package: "swift-log"),
       ],
       exclude: ["Scripts"]

@@ -11,8 +11,12 @@
 public final class WebSocketFrameDecoder {
   private var state: WebSocketFrameDecoding
 
-  /// The largest message accepted, after decompression.
-  public var maximumMessageBytes: Int { state.maximumMessageBytes }
+  /// The largest message accepted, after decompression. A server may raise it once a client
+  /// authenticates; set it between calls to `decode`, never from its event handler.
+  public var maximumMessageBytes: Int {
+    get { state.maximumMessageBytes }
+    set { state.maximumMessageBytes = max(0, newValue) }
+  }
   /// Whether binary messages are delivered; when false a binary frame fails with 1003 at
   /// its header, since the line protocol is text only.
   public var acceptsBinary: Bool { state.acceptsBinary }

@@ -3,7 +3,7 @@
 /// time spent on small frames.
 struct WebSocketFrameDecoding {
   /// The largest message accepted, after decompression.
-  let maximumMessageBytes: Int
+  var maximumMessageBytes: Int
   /// Whether binary messages are delivered; when false a binary frame fails with 1003 at
   /// its header, since the line protocol is text only.
   let acceptsBinary: Bool

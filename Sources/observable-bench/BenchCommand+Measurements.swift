@@ -21,17 +21,25 @@ extension BenchCommand {
   }
 
   /// One measurement per row of the table, in the order they run.
+  var parsedTransports: [BenchTransport] {
+    transport.split(separator: ",").compactMap {
+      BenchTransport(rawValue: $0.trimmingCharacters(in: .whitespaces))
+    }
+  }
+
   func measurements(_ selected: [ScenarioName]) -> [any Scenario] {
     let payload = Payload(size: payloadBytes)
     var list: [any Scenario] = []
     if selected.contains(.fanOut) {
       for count in parsedSubscribers ?? [] {
-        list.append(
-          FanOutScenario(
-            configuration: .init(
-              subscribers: count,
-              messages: messages ?? min(1_000_000, max(20_000, 6_000_000 / count)),
-              window: window, payload: payload)))
+        for transport in parsedTransports {
+          list.append(
+            FanOutScenario(
+              configuration: .init(
+                subscribers: count,
+                messages: messages ?? min(1_000_000, max(20_000, 6_000_000 / count)),
+                window: window, payload: payload, transport: transport)))
+        }
       }
     }
     if selected.contains(.latency) {

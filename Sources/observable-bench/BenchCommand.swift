@@ -40,6 +40,12 @@ struct BenchCommand: ParsableCommand {
       valueName: "n"))
   var messages: Int?
 
+  @Option(
+    help: ArgumentHelp(
+      "Fan-out: how subscribers connect, tcp or websocket, comma separated; each count runs once per transport.",
+      valueName: "t,t"))
+  var transport = "tcp"
+
   @Option(help: "Fan-out: most messages published ahead of the slowest subscriber.")
   var window = 2000
 
@@ -128,6 +134,11 @@ struct BenchCommand: ParsableCommand {
       throw ValidationError("--server-threads must be at least 1")
     }
     guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+    guard transport.split(separator: ",").count == parsedTransports.count,
+      !parsedTransports.isEmpty
+    else {
+      throw ValidationError("--transport \(transport): expected tcp, websocket or tcp,websocket")
+    }
     if let connect {
       guard server == nil, serverThreads == nil else {
         throw ValidationError(
@@ -213,6 +224,14 @@ struct BenchCommand: ParsableCommand {
     }
     return notes
   }
+}
+
+/// How fan-out subscribers connect (`--transport`).
+enum BenchTransport: String, Sendable {
+  /// The line protocol over TCP.
+  case tcp
+  /// The same protocol over WebSocket on the server's `--http` listener.
+  case webSocket = "websocket"
 }
 
 /// The scenarios `--scenario` selects, in the order they run.

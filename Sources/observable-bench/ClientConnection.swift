@@ -52,21 +52,27 @@ final class ClientConnection {
   /// Reads once, as much as fits; the partial line at the end stays for the next read.
   func read() throws(BenchError) -> ReadOutcome {
     if lineStart > 0 {
-      // At most one partial line is left over, so this move is short.
-      let remaining = end - lineStart
+      // At most one partial line (or frame) is left over, so this move is short.
+      let remaining = rawEnd - lineStart
       if remaining > 0 { memmove(input, input + lineStart, remaining) }
-      end = remaining
+      end -= lineStart
+      rawEnd = remaining
       scanFrom -= lineStart
       lineStart = 0
     }
-    guard end < capacity else {
+    guard rawEnd < capacity else {
       throw .unexpected("a line longer than this connection's \(capacity)-byte buffer")
     }
     while true {
-      let count = Glibc.read(descriptor, input + end, capacity - end)
+      let count = Glibc.read(descriptor, input + rawEnd, capacity - rawEnd)
       if count > 0 {
-        end += count
+        rawEnd += count
         bytesRead += count
+        if framesLines {
+          (end, rawEnd) = WebSocketDeframing.deframe(input, from: end, to: rawEnd)
+        } else {
+          end = rawEnd
+        }
         return .bytes(count)
       }
       if count == 0 { return .closed }
@@ -99,8 +105,44 @@ final class ClientConnection {
 
   /// Appends one line of text (a newline is added) to what ``flush()`` writes.
   func queueLine(_ text: String) {
+    if framesLines {
+      WebSocketDeframing.appendFrame(text.utf8, to: &output)
+      return
+    }
     output.append(contentsOf: text.utf8)
     output.append(0x0A)
+  }
+
+  /// Upgrades to WebSocket on the server's `/ws` at `port` (this connection's HTTP port);
+  /// from then on lines are read from and written as text frames.
+  func upgradeToWebSocket(port: UInt16, deadline: Deadline) throws(BenchError) {
+    output.append(contentsOf: WebSocketDeframing.upgradeRequest(port: port))
+    let terminator = Array("\r\n\r\n".utf8)
+    while true {
+      try deadline.check("waiting for the WebSocket upgrade")
+      var events = pollfd(fd: descriptor, events: pollEvents, revents: 0)
+      _ = poll(&events, 1, 100)
+      if events.revents & Int16(POLLOUT) != 0 { try flush() }
+      if events.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0,
+        case .closed = try read()
+      {
+        throw .unexpected("the server closed the connection during the WebSocket upgrade")
+      }
+      let head = UnsafeRawBufferPointer(start: input, count: end)
+      guard let found = head.range(of: String(decoding: terminator, as: UTF8.self)) else {
+        continue
+      }
+      guard head.hasPrefix(Array("HTTP/1.1 101".utf8)) else {
+        throw .unexpected("WebSocket upgrade refused: \(head.text)")
+      }
+      // What followed the head is frames: drop the head and turn them into lines.
+      lineStart = found.upperBound
+      scanFrom = lineStart
+      end = lineStart
+      framesLines = true
+      (end, rawEnd) = WebSocketDeframing.deframe(input, from: end, to: rawEnd)
+      return
+    }
   }
 
   /// Appends raw bytes to what ``flush()`` writes.
@@ -146,8 +188,12 @@ final class ClientConnection {
   private var lineStart = 0
   /// Where the newline search resumes: bytes before it are known to hold none.
   private var scanFrom = 0
-  /// The end of the bytes read.
+  /// The end of the lines read (in WebSocket mode, of the frames turned into lines).
   private var end = 0
+  /// The end of the bytes read: past `end` only by a partial WebSocket frame.
+  private var rawEnd = 0
+  /// Whether the connection speaks WebSocket: frames in, masked frames out.
+  private var framesLines = false
   private var output: [UInt8] = []
   private var outputOffset = 0
 }

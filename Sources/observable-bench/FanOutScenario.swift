@@ -16,6 +16,8 @@ struct FanOutScenario: Scenario {
     var messages: Int
     var window: Int
     var payload: Payload
+    /// How subscribers connect; the publisher always uses TCP.
+    var transport: BenchTransport = .tcp
     /// The largest publisher write.
     var batchBytes = 64 * 1024
     /// How long without any progress before the run is declared stalled.
@@ -28,7 +30,9 @@ struct FanOutScenario: Scenario {
   var name: String { "fan-out" }
 
   var parameter: String {
-    "\(configuration.subscribers) subscriber\(configuration.subscribers == 1 ? "" : "s")"
+    let count = configuration.subscribers
+    let suffix = configuration.transport == .tcp ? "" : " (WebSocket)"
+    return "\(count) subscriber\(count == 1 ? "" : "s")\(suffix)"
   }
 
   /// Runs the scenario against `server` and returns its table row.
@@ -37,7 +41,7 @@ struct FanOutScenario: Scenario {
     // otherwise take gigabytes of buffers.
     let readCapacity = max(16 * 1024, min(256 * 1024, (32 << 20) / configuration.subscribers))
     let subscribers = try (0..<configuration.subscribers).map { _ throws(BenchError) in
-      try ClientConnection(to: server.address, readCapacity: readCapacity)
+      try connectSubscriber(server, readCapacity: readCapacity, deadline: deadline)
     }
     let publisher = try ClientConnection(to: server.address)
     try Handshake.run(subscribers, deadline: deadline) { _ in LineShape.subscribe(Self.stream) }
@@ -47,6 +51,21 @@ struct FanOutScenario: Scenario {
     var run = Run(configuration: configuration, subscribers: subscribers, publisher: publisher)
     try run.measure(deadline: deadline)
     return run.row(cpu: meter.finish(), name: name, parameter: parameter)
+  }
+
+  private func connectSubscriber(
+    _ server: ServerUnderTest, readCapacity: Int, deadline: Deadline
+  ) throws(BenchError) -> ClientConnection {
+    guard configuration.transport == .webSocket else {
+      return try ClientConnection(to: server.address, readCapacity: readCapacity)
+    }
+    guard let port = server.httpPort else {
+      throw .unexpected("WebSocket rows need a server the benchmark starts (not --connect)")
+    }
+    let connection = try ClientConnection(
+      to: LoopbackAddress(ipv4Port: port), readCapacity: readCapacity)
+    try connection.upgradeToWebSocket(port: port, deadline: deadline)
+    return connection
   }
 
   /// The state of one measured run, on the benchmark's one thread.

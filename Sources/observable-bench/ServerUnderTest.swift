@@ -5,6 +5,8 @@ import ObservableServer
 /// one already running that `--connect` named.
 final class ServerUnderTest {
   let address: LoopbackAddress
+  /// The port of the HTTP listener (`/ws`) of a server the benchmark started; nil otherwise.
+  private(set) var httpPort: UInt16?
   /// The process ID when the benchmark started the server; only then can its memory and CPU
   /// time be read.
   let pid: pid_t?
@@ -30,12 +32,14 @@ final class ServerUnderTest {
     // between; the server then fails to bind and exits, and another port is tried.
     for _ in 0..<3 {
       let port = try freePort()
+      let httpPort = try freePort()
       // Under setpriv the kernel kills the server if the benchmark dies without stopping it.
       let launcher = access(setpriv, X_OK) == 0 ? [setpriv, "--pdeathsig", "KILL", "--"] : []
       let pid = try ChildProcess.spawn(
         launcher + [executable, "--listen", "127.0.0.1:\(port)", "--log-level", "warning"]
-          + arguments)
+          + ["--http", "127.0.0.1:\(httpPort)"] + arguments)
       let server = ServerUnderTest(address: LoopbackAddress(ipv4Port: port), pid: pid)
+      server.httpPort = httpPort
       if try server.awaitReady(deadline: deadline) { return server }
     }
     throw .server("\(executable) exited three times right after starting; see its log above")

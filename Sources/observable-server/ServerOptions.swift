@@ -13,6 +13,20 @@ struct ServerOptions: ParsableArguments {
   var listen: [String] = ["127.0.0.1:7070"]
 
   @Option(
+    name: .customLong("http"),
+    help: ArgumentHelp(
+      "Serve HTTP here: the live page at /, /metrics, /healthz and WebSocket at /ws. host:port, [v6addr]:port or unix:/path. Repeatable; off by default.",
+      valueName: "address"))
+  var http: [String] = []
+
+  @Option(
+    name: .customLong("allow-origin"),
+    help: ArgumentHelp(
+      "An origin (scheme://host:port) besides the server's own whose pages may open /ws. Repeatable.",
+      valueName: "origin"))
+  var allowOrigin: [String] = []
+
+  @Option(
     name: .customLong("exec"),
     help: ArgumentHelp(
       "A stream of a command's output lines, started under /bin/sh -c while observed. Repeatable.",
@@ -71,6 +85,9 @@ struct ServerOptions: ParsableArguments {
     for address in listen where ListenAddress(address) == nil {
       throw ValidationError("--listen \(address): expected host:port, [v6addr]:port or unix:/path")
     }
+    for address in http where ListenAddress(address) == nil {
+      throw ValidationError("--http \(address): expected host:port, [v6addr]:port or unix:/path")
+    }
     for stream in exec where ExecStreamConfiguration(stream) == nil {
       throw ValidationError("--exec \(stream): expected name=command with a valid stream name")
     }
@@ -106,6 +123,8 @@ struct ServerOptions: ParsableArguments {
   func configuration() throws -> ServerConfiguration {
     var configuration = ServerConfiguration()
     configuration.listen = listen.compactMap(ListenAddress.init)
+    configuration.httpListen = http.compactMap(ListenAddress.init)
+    configuration.allowOrigins = allowOrigin
     configuration.execStreams = exec.compactMap(ExecStreamConfiguration.init)
     configuration.token = try resolvedToken()
     configuration.authTimeout = .milliseconds(Int(authTimeout * 1000))

@@ -1,12 +1,15 @@
 /// How a connection's bytes become request lines, and the lines it sends become bytes.
 ///
 /// Line framing serves TCP and Unix sockets; a WebSocket framing serves browsers. The session
-/// sees lines either way. Used on the connection's loop thread only.
+/// sees lines either way. An HTTP connection starts with ``HTTPFraming``, which has no session
+/// yet, and swaps itself for a ``WebSocketFraming`` at the upgrade. Used on the connection's
+/// loop thread only.
 protocol Framing: AnyObject {
   /// Hands each complete request line in `input` to `session` and returns how many bytes it
   /// consumed: all of them, unless a request switched the rest of the input to another
-  /// encoding (`compress`), which the caller then undoes first.
-  func decode(_ input: UnsafeRawBufferPointer, to session: Session) -> Int
+  /// encoding (`compress`) or the connection to another framing, which the caller then
+  /// applies to the rest. `session` is nil before a session starts (an HTTP head).
+  func decode(_ input: UnsafeRawBufferPointer, to session: Session?) -> Int
 
   /// The longest request line accepted; lowered until a client authenticates.
   var maxLineBytes: Int { get set }
@@ -20,4 +23,39 @@ protocol Framing: AnyObject {
 
   /// Whether the `compress` op may switch the connection's byte stream to deflate.
   var allowsStreamCompression: Bool { get }
+
+  /// Called once the connection is registered on its loop; returns whether the session starts
+  /// now. A line framing starts it at once; an HTTP framing starts it at the upgrade.
+  func attach(to connection: Connection) -> Bool
+
+  /// The bytes that tell the peer the connection ends, queued after everything already
+  /// queued; after them the framing sends nothing more. Nothing for lines.
+  func farewell(_ reason: Farewell) -> [UInt8]
+
+  /// The connection closed: the framing releases what it holds (timers, counters).
+  func connectionClosed()
+}
+
+/// Why a connection ends, for framings that tell their peer (a WebSocket close code).
+enum Farewell {
+  /// The peer closed: echo its code (nil: normal closure).
+  case reply(UInt16?)
+  /// The session ended the connection (a wrong token, an authentication timeout).
+  case policyViolation
+  /// The server is shutting down.
+  case goingAway
+  /// The peer broke the framing's rules: the code says which rule.
+  case protocolError(UInt16, String)
+}
+
+/// What a line framing needs of the connection's life: nothing.
+extension Framing {
+  /// The session starts at once.
+  func attach(to connection: Connection) -> Bool { true }
+
+  /// Nothing to say.
+  func farewell(_ reason: Farewell) -> [UInt8] { [] }
+
+  /// Nothing to release.
+  func connectionClosed() {}
 }

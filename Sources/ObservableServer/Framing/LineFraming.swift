@@ -10,8 +10,9 @@ final class LineFraming: Framing {
     set { framer.maxLineBytes = newValue }
   }
 
-  func decode(_ input: UnsafeRawBufferPointer, to session: Session) -> Int {
-    framer.feed(input) { event in
+  func decode(_ input: UnsafeRawBufferPointer, to session: Session?) -> Int {
+    guard let session else { return input.count }
+    return framer.feed(input) { event in
       switch event {
       case .line(let line): return session.handle(line)
       case .tooLong:

@@ -61,6 +61,27 @@ enum ServerMetrics {
         "Bytes written to clients before compression; equal to sent bytes without it.",
         snapshot.bytesOutUncompressed),
       .single(
+        p + "websocket_connections", .gauge,
+        "Clients connected over WebSocket now (in connections).",
+        snapshot.webSocketConnections),
+      .single(
+        p + "websocket_connections_total", .counter,
+        "WebSocket upgrades accepted since the server started.", snapshot.webSocketConnectionsTotal),
+      .single(
+        p + "http_requests_total", .counter,
+        "HTTP request heads answered (pages, metrics, health, upgrades, errors after parsing).",
+        snapshot.httpRequestsTotal),
+      .single(
+        p + "dead_peers_total", .counter,
+        "Clients dropped because they acknowledged nothing in time (TCP timeouts, unanswered WebSocket pings).",
+        snapshot.deadPeersTotal),
+      .single(
+        p + "auth_timeouts_total", .counter, "Clients closed for not authenticating in time.",
+        snapshot.authTimeoutsTotal),
+      .single(
+        p + "auth_failures_total", .counter, "Authentications refused for a wrong token.",
+        snapshot.authFailuresTotal),
+      .single(
         p + "subscription_limit_total", .counter,
         "Subscribes refused because the connection held --max-subscriptions.",
         snapshot.subscriptionLimitTotal),
@@ -71,17 +92,6 @@ enum ServerMetrics {
       .single(
         p + "retained_bytes", .gauge, "Bytes all retained values take now.",
         snapshot.retainedBytes),
-      .single(
-        p + "dead_peers_total", .counter,
-        "Clients dropped because they acknowledged nothing for --dead-peer-timeout.",
-        snapshot.deadPeersTotal),
-      .single(
-        p + "auth_timeouts_total", .counter,
-        "Clients closed for not authenticating within --auth-timeout.",
-        snapshot.authTimeoutsTotal),
-      .single(
-        p + "auth_failures_total", .counter, "Wrong tokens, each closing its connection.",
-        snapshot.authFailuresTotal),
     ]
   }
 

@@ -62,6 +62,7 @@ public final class ObservableServer: Sendable {
         parts.listeners.append(listener)
         logger.notice("listening", metadata: ["address": "\(listener.label)"])
       }
+      parts.httpAddresses = sockets.servedHTTP
       running.withLock { $0 = parts }
       return sockets.served
     } catch {
@@ -72,22 +73,36 @@ public final class ObservableServer: Sendable {
 
   private func makeListener(_ socket: ListeningSockets.Entry, parts: RunningParts) -> Listener {
     let settings = ConnectionSettings(
-      maxLineBytes: configuration.maxLineBytes, maxQueuedBytes: configuration.maxQueuedBytes)
+      maxLineBytes: configuration.maxLineBytes, maxQueuedBytes: configuration.maxQueuedBytes,
+      webSocketPingInterval: configuration.webSocketPingInterval,
+      httpHeadTimeout: configuration.httpHeadTimeout)
     let context = SessionContext(
       registry: registry, token: configuration.token, authTimeout: configuration.authTimeout,
       maxSubscriptions: configuration.maxSubscriptions,
       authenticationFailures: authenticationFailures, counters: counters, logger: logger)
     let admission = admission
+    let counters = counters
+    let router =
+      socket.servesHTTP
+      ? HTTPRouter(
+        allowOrigins: configuration.allowOrigins, counters: counters,
+        isServing: { admission.isAccepting })
+      : nil
     return Listener(
       descriptor: socket.descriptor, label: socket.label, unixPath: socket.unixPath,
       loop: parts.acceptLoop, connectionLoops: parts.loops,
       makeConnection: { descriptor, peer, home in
         Connection(
           descriptor: descriptor, peer: peer, on: home, settings: settings, context: context,
-          admission: admission, framing: LineFraming(maxLineBytes: settings.maxLineBytes))
+          admission: admission,
+          framing: router.map { HTTPFraming(router: $0, settings: settings, counters: counters) }
+            ?? LineFraming(maxLineBytes: settings.maxLineBytes))
       },
       admission: admission, deadPeerTimeout: configuration.deadPeerTimeout, logger: logger)
   }
+
+  /// The HTTP addresses served (`--http`), with port 0 resolved; empty unless the server runs.
+  public var httpAddresses: [ListenAddress] { running.withLock { $0?.httpAddresses } ?? [] }
 
   /// How many clients are connected now.
   public var connectionCount: Int { admission.openCount }
@@ -170,7 +185,7 @@ public final class ObservableServer: Sendable {
     // Each loop closes its own connections; once its task returns, they are closed.
     for home in parts.loops {
       try? home.loop.submitAndWait {
-        for connection in home.connections.all { connection.close("server shutting down") }
+        for connection in home.connections.all { connection.closeForShutdown() }
       }
     }
     registry.shutdown()
@@ -193,6 +208,7 @@ private struct RunningParts: @unchecked Sendable {
   var loops: [ConnectionLoop] = []
   var sockets: [Int32] = []
   var listeners: [Listener] = []
+  var httpAddresses: [ListenAddress] = []
 
   var acceptLoop: EventLoop { loops[0].loop }
 }

@@ -4,7 +4,18 @@ import Glibc
 public struct ServerConfiguration: Sendable {
   /// Addresses to bind; ignored for sockets handed over by socket activation.
   public var listen: [ListenAddress] = [.tcp(host: "127.0.0.1", port: 7070)]
-  /// Already listening descriptors to serve instead of binding, as systemd hands them over.
+  /// Addresses to serve HTTP on (`--http`): the live page at `/`, `/metrics`, `/healthz` and
+  /// the protocol over WebSocket at `/ws`. None by default.
+  public var httpListen: [ListenAddress] = []
+  /// Origins besides the server's own whose pages may open `/ws`; requests without `Origin`
+  /// (not from a browser) are always accepted.
+  public var allowOrigins: [String] = []
+  /// How often a WebSocket peer is pinged; one that sent nothing between two pings is dropped.
+  public var webSocketPingInterval: Duration = .seconds(20)
+  /// How long an HTTP client may take to send its request head before it gets 408.
+  public var httpHeadTimeout: Duration = .seconds(10)
+  /// Already listening descriptors to serve instead of binding, as systemd hands them over;
+  /// one named `http` is served as HTTP.
   public var inheritedListeners: [InheritedListener] = []
   /// Streams whose values are the output lines of a command.
   public var execStreams: [ExecStreamConfiguration] = []

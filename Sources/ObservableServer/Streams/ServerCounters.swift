@@ -23,6 +23,9 @@ final class ServerCounters: Sendable {
     var deadPeersTotal = 0
     var authTimeoutsTotal = 0
     var authFailuresTotal = 0
+    var webSocketConnections = 0
+    var webSocketConnectionsTotal = 0
+    var httpRequestsTotal = 0
   }
 
   private let values = Locked(Snapshot())
@@ -61,6 +64,9 @@ final class ServerCounters: Sendable {
       ("retained_limit_total", now.retainedLimitTotal), ("retained_bytes", now.retainedBytes),
       ("dead_peers_total", now.deadPeersTotal), ("auth_timeouts_total", now.authTimeoutsTotal),
       ("auth_failures_total", now.authFailuresTotal),
+      ("websocket_connections", now.webSocketConnections),
+      ("websocket_connections_total", now.webSocketConnectionsTotal),
+      ("http_requests_total", now.httpRequestsTotal),
       ("uptime_s", uptimeSeconds),
     ]
     return Array(("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}").utf8)

@@ -12,6 +12,8 @@ extension Connection {
     guard !closed, !draining else { return }
     draining = true
     endSession()
+    // A WebSocket peer is told why (1001) after what was queued; line clients just see the FIN.
+    queueFarewell(.goingAway)
     schedule(in: grace) { [self] in close("server shutting down") }
     flush()
   }

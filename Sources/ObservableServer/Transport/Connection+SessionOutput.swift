@@ -32,6 +32,9 @@ extension Connection: SessionOutput {
 
   func finish(_ reason: String) {
     guard !closed, finishing == nil else { return }
+    // The session ends only for a policy (a wrong token, no token in time); a framing that
+    // tells its peer why does so after the error line.
+    queueFarewell(.policyViolation)
     finishing = reason
     // Nothing more is read; a client that does not read its last lines is closed anyway.
     try? loop.modify(descriptor, events: EPOLLOUT.rawValue)

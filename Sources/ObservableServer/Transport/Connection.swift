@@ -83,6 +83,14 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
       return
     }
     home.connections.insert(self)
+    if framing.attach(to: self) { startSession() }
+    context.logger.debug("connection opened", metadata: ["peer": "\(peer)"])
+  }
+
+  /// Starts the protocol: the session, the limits of an unauthenticated client, the greeting.
+  /// At open for line transports; at the upgrade for WebSocket.
+  func startSession() {
+    guard session == nil, !closed else { return }
     // The observer holds the connection; the session holds the observer until it ends, and the
     // connection drops the session when it closes, which breaks the cycle.
     let observer = StreamObserver { [self] lines in deliver(lines) }
@@ -96,7 +104,6 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
     }
     enqueue(Greeting.line(version: ObservableServer.version, authRequired: context.token != nil))
     session.start()
-    context.logger.debug("connection opened", metadata: ["peer": "\(peer)"])
   }
 
   func descriptorReady(_ events: UInt32) {
@@ -132,6 +139,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
     Glibc.close(descriptor)
     for timer in timers { loop.cancel(timer) }
     timers.removeAll()
+    framing.connectionClosed()
     // What was read before the close is published, whatever closes the connection.
     endSession()
     home.connections.remove(self)
@@ -180,16 +188,17 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
       }
       return
     }
+    let before = framing
     let consumed = decode(bytes)
-    // A `compress` request switched the rest of this read to deflate.
-    if consumed < bytes.count, !closed, compression != nil {
+    // A `compress` request switched the rest of this read to deflate, or an upgrade to frames.
+    if consumed < bytes.count, !closed, compression != nil || framing !== before {
       receive(UnsafeRawBufferPointer(rebasing: bytes[consumed...]))
     }
   }
 
   @discardableResult
   private func decode(_ bytes: UnsafeRawBufferPointer) -> Int {
-    guard let session, !closed else { return bytes.count }
+    guard !closed else { return bytes.count }
     return framing.decode(bytes, to: session)
   }
 
@@ -217,7 +226,8 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
   let outbox: Outbox
   let settings: ConnectionSettings
   let context: SessionContext
-  let framing: any Framing
+  /// How bytes become lines; replaced once, at a WebSocket upgrade.
+  var framing: any Framing
   var compression: WireCompression?
   var writing: [UInt8] = []
   var plain: [UInt8] = []
@@ -233,7 +243,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
   var finishing: String?
   private let home: ConnectionLoop
   private let admission: Admission
-  private var session: Session?
+  private(set) var session: Session?
   /// The loop timers the connection scheduled, cancelled when it closes.
   var timers: Set<LoopTimer> = []
 }

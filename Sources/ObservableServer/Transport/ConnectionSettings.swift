@@ -6,4 +6,8 @@ struct ConnectionSettings: Sendable {
   var maxQueuedBytes: Int
   /// How long a client that closed its side gets to read its last replies.
   var halfCloseGrace: Duration = .seconds(5)
+  /// How often a WebSocket peer is pinged; one that sent nothing between two pings is dropped.
+  var webSocketPingInterval: Duration = .seconds(20)
+  /// How long an HTTP client may take to send its request head before it gets 408.
+  var httpHeadTimeout: Duration = .seconds(10)
 }

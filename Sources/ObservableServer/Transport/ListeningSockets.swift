@@ -10,12 +10,16 @@ struct ListeningSockets {
     let label: String
     /// The socket file to remove at shutdown, for a Unix socket the server bound itself.
     let unixPath: String?
+    /// Whether it serves HTTP (`--http`, or an inherited socket named `http`).
+    var servesHTTP = false
   }
 
   /// Every socket, in the configuration's order.
   private(set) var entries: [Entry] = []
   /// The addresses bound, with port 0 resolved to the port chosen; empty for inherited sockets.
   private(set) var served: [ListenAddress] = []
+  /// The HTTP addresses bound, resolved the same way.
+  private(set) var servedHTTP: [ListenAddress] = []
 
   /// Every descriptor, for closing them when the start fails.
   var descriptors: [Int32] { entries.map(\.descriptor) }
@@ -28,12 +32,15 @@ struct ListeningSockets {
       sockets.entries = configuration.inheritedListeners.map {
         Entry(
           descriptor: $0.descriptor,
-          label: "\($0.name) (fd \($0.descriptor) from the service manager)", unixPath: nil)
+          label: "\($0.name) (fd \($0.descriptor) from the service manager)", unixPath: nil,
+          servesHTTP: $0.name == "http")
       }
       return sockets
     }
     do {
-      for address in configuration.listen {
+      let addresses =
+        configuration.listen.map { ($0, false) } + configuration.httpListen.map { ($0, true) }
+      for (address, http) in addresses {
         if case .unix(let path) = address { try UnixSocketPath.prepare(path) }
         let descriptor = try SocketCalls.listen(on: address, backlog: 1024)
         var served = address
@@ -44,8 +51,10 @@ struct ListeningSockets {
           served = .tcp(host: host, port: SocketCalls.boundPort(descriptor) ?? 0)
         }
         sockets.entries.append(
-          Entry(descriptor: descriptor, label: served.description, unixPath: unixPath))
-        sockets.served.append(served)
+          Entry(
+            descriptor: descriptor, label: (http ? "http " : "") + served.description,
+            unixPath: unixPath, servesHTTP: http))
+        if http { sockets.servedHTTP.append(served) } else { sockets.served.append(served) }
       }
     } catch {
       for entry in sockets.entries {

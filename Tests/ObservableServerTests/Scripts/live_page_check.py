@@ -129,10 +129,12 @@ def publisher(url, token, topic, stop, sent):
 
 
 def satisfied(state, options):
+    # A refused token closes the connection (1008), as over TCP: the error shows whatever the
+    # page's connection state.
+    if options.expect_error:
+        return bool(state.get("ready")) and state.get("error") == options.expect_error
     if not state.get("ready") or state.get("status") != "open":
         return False
-    if options.expect_error:
-        return state.get("error") == options.expect_error
     if state.get("error"):
         return False
     enough = all(state["values"].get(name, 0) >= options.min_values for name in options.expect_stream)

@@ -1,0 +1,86 @@
+import WebSocket
+
+/// What the HTTP side of the server answers to one request head: the live page, metrics,
+/// health, the WebSocket upgrade, or an error.
+///
+/// Every plain response closes the connection once written: browsers and scrapers open a new
+/// one for the next request, and one request per connection keeps the connection's states few
+/// (head, then response or WebSocket). Immutable, shared by every HTTP connection of a server.
+struct HTTPRouter: Sendable {
+  /// What to do with a request.
+  enum Route {
+    /// Send the response (its body unless `includingBody` is false, for `HEAD`), then close.
+    case respond(HTTPResponse, includingBody: Bool)
+    /// Accept the WebSocket upgrade.
+    case upgrade(WebSocketHandshake)
+  }
+
+  /// Origins besides the server's own whose pages may open `/ws` (`--allow-origin`).
+  let allowOrigins: [String]
+  /// The server's counters, for `/metrics` and `/healthz`.
+  let counters: ServerCounters
+  /// Whether the server is serving: true until shutdown begins. `/healthz` answers 503 after.
+  let isServing: @Sendable () -> Bool
+
+  /// The route for `head`.
+  func route(_ head: HTTPRequestHead) -> Route {
+    counters.update { $0.httpRequestsTotal += 1 }
+    if head.path == "/ws" { return upgrade(head) }
+    let body = head.method != "HEAD"
+    guard let resource = resources[head.path] else {
+      return .respond(.text(.notFound, "no such resource: \(head.path)"), includingBody: body)
+    }
+    guard head.method == "GET" || head.method == "HEAD" else {
+      return .respond(
+        .text(.methodNotAllowed, "use GET", headers: [("Allow", "GET, HEAD")]),
+        includingBody: true)
+    }
+    return .respond(resource(self), includingBody: body)
+  }
+
+  private func upgrade(_ head: HTTPRequestHead) -> Route {
+    let handshake: WebSocketHandshake
+    do {
+      handshake = try WebSocketHandshake(head, deflate: .lean)
+    } catch {
+      return .respond(error.response, includingBody: head.method != "HEAD")
+    }
+    guard handshake.isOriginAllowed(by: allowOrigins) else {
+      return .respond(
+        .text(.forbidden, "origin \(handshake.origin ?? "") is not allowed; see --allow-origin"),
+        includingBody: true)
+    }
+    return .upgrade(handshake)
+  }
+
+  private var resources: [String: @Sendable (HTTPRouter) -> HTTPResponse] {
+    ["/": { _ in Self.page }, "/metrics": { $0.metrics() }, "/healthz": { $0.health() }]
+  }
+
+  private static let page = HTTPResponse(
+    status: .ok,
+    headers: [
+      ("Content-Type", LivePage.contentType),
+      ("Content-Security-Policy", LivePage.securityPolicy), ("Cache-Control", "no-cache"),
+    ],
+    body: LivePage.bytes, closesConnection: true)
+
+  private func metrics() -> HTTPResponse {
+    HTTPResponse(
+      status: .ok, headers: [("Content-Type", PrometheusText.contentType)],
+      body: Array(ServerMetrics.exposition(counters).utf8), closesConnection: true)
+  }
+
+  /// 200 while serving, 503 once shutdown began; the body says which, with a few figures.
+  private func health() -> HTTPResponse {
+    let serving = isServing()
+    let now = counters.snapshot
+    let body =
+      #"{"status":"\#(serving ? "ok" : "shutting down")","version":"\#(ObservableServer.version)","#
+      + #""uptime_s":\#(counters.uptimeSeconds),"connections":\#(now.connections)}"# + "\n"
+    return HTTPResponse(
+      status: serving ? .ok : .serviceUnavailable,
+      headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")],
+      body: Array(body.utf8), closesConnection: true)
+  }
+}

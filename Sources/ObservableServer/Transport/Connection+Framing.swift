@@ -1,0 +1,64 @@
+import Glibc
+
+/// What a framing other than lines asks of its connection: bytes written outside the outbox
+/// (HTTP responses, control frames), the swap to WebSocket at the upgrade, and the last frame
+/// before a close. Loop thread only.
+extension Connection {
+  /// Writes `bytes` after what is already being written and before anything still queued:
+  /// they must be whole units of the current framing (a response, a frame).
+  func sendFramed(_ bytes: [UInt8]) {
+    guard !closed, !bytes.isEmpty else { return }
+    if writeOffset == writing.count {
+      writing.removeAll(keepingCapacity: true)
+      writeOffset = 0
+    }
+    writing.append(contentsOf: bytes)
+    context.counters.update { $0.bytesOutUncompressed += bytes.count }
+    flush()
+  }
+
+  /// Replaces the framing for the rest of the connection and starts the session, whose
+  /// greeting is then the first thing the new framing sends.
+  func upgrade(to next: any Framing) {
+    guard !closed else { return }
+    framing = next
+    _ = next.attach(to: self)
+    startSession()
+  }
+
+  /// Sends the framing's farewell after everything queued so far, then closes once it is
+  /// written; nothing queued later is sent.
+  func finish(_ reason: String, saying farewell: Farewell) {
+    guard !closed, finishing == nil else { return }
+    queueFarewell(farewell)
+    finish(reason)
+  }
+
+  /// Moves the queued lines, framed, behind what is being written and appends the framing's
+  /// farewell, if it has one.
+  func queueFarewell(_ farewell: Farewell) {
+    guard !closed, compression == nil, !framing.sendsLinesUnchanged else { return }
+    if writeOffset == writing.count {
+      writing.removeAll(keepingCapacity: true)
+      writeOffset = 0
+    }
+    outbox.take(replacingWith: &plain, inFlight: writing.count - writeOffset)
+    if !plain.isEmpty {
+      context.counters.update { $0.bytesOutUncompressed += plain.count }
+      plain.withUnsafeBytes { framing.encode($0, to: &writing) }
+    }
+    // After the lines: the framing sends nothing once it said farewell.
+    writing.append(contentsOf: framing.farewell(farewell))
+  }
+
+  /// Closes at shutdown, telling a WebSocket peer why (1001) when its socket takes the frame
+  /// at once: shutdown does not wait for slow peers.
+  func closeForShutdown() {
+    guard !closed else { return }
+    let farewell = framing.farewell(.goingAway)
+    if !farewell.isEmpty, writeOffset == writing.count {
+      _ = farewell.withUnsafeBytes { try? SocketCalls.send(descriptor, $0) }
+    }
+    close("server shutting down")
+  }
+}
