@@ -3,7 +3,6 @@ import PackageDescription
 
 let package = Package(
   name: "IndefiniteObservable",
-  platforms: [.macOS(.v15)],
   products: [
     .library(name: "IndefiniteObservable", targets: ["IndefiniteObservable"]),
     .library(name: "ObservableServer", targets: ["ObservableServer"]),

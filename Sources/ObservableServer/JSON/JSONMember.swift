@@ -1,7 +1,8 @@
 /// One `key: value` pair of a top-level JSON object, as found by ``JSONScanner/scanObject(_:)``.
 ///
 /// The value stays undecoded as a byte range so that the hot path pays only for the members it
-/// actually reads; a request handler typically looks at two or three keys and forwards the rest.
+/// actually reads; a request reads a few known keys and the published `"value"` is forwarded as
+/// the bytes that arrived.
 struct JSONMember: Sendable {
   /// The decoded key. Duplicate keys are reported as separate members, in document order, because
   /// RFC 8259 leaves their meaning to the receiver and silently dropping one would hide that choice.

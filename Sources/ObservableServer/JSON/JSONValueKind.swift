@@ -1,7 +1,7 @@
 /// The syntactic category of a JSON value, known from its first byte.
 ///
 /// Callers use it to decide how to interpret a raw value range without re-parsing it, for example
-/// to reject a request whose `"value"` member is not a string before decoding anything.
+/// to reject a request whose `"stream"` member is not a string before decoding anything.
 enum JSONValueKind: Sendable, Equatable {
   case object
   case array

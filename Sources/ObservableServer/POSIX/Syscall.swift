@@ -10,8 +10,11 @@ enum IOResult<Value> {
 
 /// Runs one system call, the single place that retries `EINTR` and reports `EAGAIN`.
 ///
-/// Every POSIX call in the server goes through here, so interrupted calls and non-blocking
-/// descriptors are handled the same way everywhere.
+/// Every call whose outcome the server acts on goes through here (reads, writes, accepts,
+/// `epoll_wait`, `epoll_ctl`, socket options), so interrupted calls and non-blocking
+/// descriptors are handled the same way everywhere. `close(2)` is the exception, called
+/// directly: Linux releases the descriptor even when it reports `EINTR`, so retrying it could
+/// close a descriptor another thread has just been given.
 ///
 /// - Parameters:
 ///   - name: The call's name, for the error.
@@ -35,7 +38,9 @@ func syscall<Result: FixedWidthInteger>(
   }
 }
 
-/// Runs a system call that cannot block, and returns its result.
+/// Runs a system call for which `EAGAIN` is a failure, not a reason to wait for epoll (calls
+/// such as `bind` or `epoll_ctl` that never wait, or a write to a full eventfd), and returns
+/// its result.
 @inline(__always)
 func blockingSyscall<Result: FixedWidthInteger>(
   _ name: StaticString,
