@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import Locking
 
+@testable import ObservableServer
+
 /// A built executable (`observable-server`, `observable`) run as a real process, as users run
 /// it. Killed with SIGKILL when the value goes away, so nothing a test starts outlives it.
 final class ChildProcess: Sendable {
@@ -120,7 +122,16 @@ struct ServerDidNotStart: Error {
   let output: String
 }
 
-/// A loopback port that was free a moment ago.
+/// A loopback port that was free a moment ago, chosen below the kernel's ephemeral range
+/// (32768 and up), so no socket bound to port 0 meanwhile can be given it before the process
+/// the test starts binds it.
 func freePort() throws -> UInt16 {
-  try LocalServer().port
+  for _ in 0..<100 {
+    let port = UInt16.random(in: 20_000...32_000)
+    guard let fd = try? SocketCalls.listen(on: .tcp(host: "127.0.0.1", port: port), backlog: 1)
+    else { continue }
+    close(fd)
+    return port
+  }
+  throw SystemError(call: "bind (no free port below the ephemeral range)", code: EADDRINUSE)
 }

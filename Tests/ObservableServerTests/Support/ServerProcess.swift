@@ -112,12 +112,20 @@ private final class LogCollector: Sendable {
   var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
 }
 
-/// A free loopback TCP port, found by binding port 0 and letting it go; a test that starts a
-/// process on it retries when another process took it meanwhile.
+/// A free loopback TCP port, for a process a test starts on it.
+///
+/// Chosen below the kernel's ephemeral range (32768 and up), so no socket bound to port 0
+/// meanwhile (a test's in-process server, a client's own end) can be given the same port
+/// between this check and the process binding it.
 func freeLoopbackPort() throws -> UInt16 {
-  let fd = try SocketCalls.listen(on: .tcp(host: "127.0.0.1", port: 0), backlog: 1)
-  defer { close(fd) }
-  return SocketCalls.boundPort(fd) ?? 0
+  for _ in 0..<100 {
+    let port = UInt16.random(in: 20_000...32_000)
+    guard let fd = try? SocketCalls.listen(on: .tcp(host: "127.0.0.1", port: port), backlog: 1)
+    else { continue }
+    close(fd)
+    return port
+  }
+  throw SystemError(call: "bind (no free port below the ephemeral range)", code: EADDRINUSE)
 }
 
 /// A fresh path for a Unix socket in the temporary directory.
