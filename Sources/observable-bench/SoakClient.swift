@@ -106,7 +106,7 @@ final class SoakClient {
     }
     guard !awaitingCompression else { return }
     while now >= nextStepAt, stepIndex < plan.steps.count, !finishing {
-      perform(plan.steps[stepIndex], tally: &tally)
+      send(plan.steps[stepIndex].request(holding: &subscriptions), tally: &tally)
       stepIndex += 1
       nextStepAt = now + plan.pace
     }
@@ -134,46 +134,20 @@ final class SoakClient {
   private var stepIndex = 0
   private var finishing = false
   private var awaitingCompression = false
-  private var deflate: SoakDeflate?
+  private let input = SoakInput()
   private var drainingUntil: UInt64?
   private var subscriptions: [String] = []
   private var requests = 0
   private var replies = 0
   private var floodBytes = 0
-  private var pending: [UInt8] = []
   private var scratch = [UInt8](repeating: 0, count: 16_384)
   private var floodTopic: String { "flood.c\(descriptor)" }
-
-  private func perform(_ step: SoakPlan.Step, tally: inout SoakTally) {
-    switch step {
-    case .subscribe(let name):
-      if subscriptions.contains(name) { return send(#"{"op":"ping"}"#, tally: &tally) }
-      subscriptions.append(name)
-      send(#"{"op":"subscribe","stream":"\#(name)"}"#, tally: &tally)
-    case .unsubscribe:
-      guard let name = subscriptions.popLast() else {
-        return send(#"{"op":"ping"}"#, tally: &tally)
-      }
-      send(#"{"op":"unsubscribe","stream":"\#(name)"}"#, tally: &tally)
-    case .publish(let name, let retain):
-      let value = String(repeating: "v", count: Int.random(in: 0...200))
-      send(
-        #"{"op":"publish","stream":"\#(name)","value":"\#(value)","retain":\#(retain)}"#,
-        tally: &tally)
-    case .clear(let name):
-      send(#"{"op":"clear","stream":"\#(name)"}"#, tally: &tally)
-    case .list:
-      send(#"{"op":"list"}"#, tally: &tally)
-    case .ping:
-      send(#"{"op":"ping"}"#, tally: &tally)
-    }
-  }
 
   private func send(_ line: String, tally: inout SoakTally) {
     requests += 1
     tally.requests += 1
-    if let deflate {
-      guard let bytes = deflate.compress(Array((line + "\n").utf8)) else {
+    if let codec = input.codec {
+      guard let bytes = codec.compress(Array((line + "\n").utf8)) else {
         tally.error("zlib could not compress a request")
         return end(.reset, tally: &tally)
       }
@@ -192,34 +166,15 @@ final class SoakClient {
     }
   }
 
-  /// Bytes read: inflated when compression is on, then split into lines.
+  /// Bytes read, split into lines and counted.
   private func take(_ bytes: ArraySlice<UInt8>, tally: inout SoakTally) {
-    if let deflate {
-      guard let text = deflate.decompress(bytes, limit: 1 << 20) else {
-        tally.error("the server's deflate stream did not inflate")
-        return end(.reset, tally: &tally)
-      }
-      pending += text
-    } else {
-      pending += bytes
+    do {
+      try input.take(bytes) { classify($0, tally: &tally) }
+      if input.codec != nil { awaitingCompression = false }
+    } catch {
+      tally.error(error.description)
+      end(.reset, tally: &tally)
     }
-    var start = pending.startIndex
-    while let newline = pending[start...].firstIndex(of: 0x0A) {
-      let line = pending[start..<newline]
-      start = newline + 1
-      guard classify(line, tally: &tally) else { continue }
-      // Everything after the compress reply is deflated.
-      guard let codec = SoakDeflate() else {
-        tally.error("zlib could not start a stream")
-        return end(.reset, tally: &tally)
-      }
-      deflate = codec
-      awaitingCompression = false
-      let rest = pending[start...]
-      pending = []
-      return rest.isEmpty ? () : take(rest, tally: &tally)
-    }
-    pending.removeSubrange(..<start)
   }
 
   /// Counts one line; returns whether it is the reply that turns compression on.

@@ -102,3 +102,29 @@ struct SoakPlan {
     }
   }
 }
+
+extension SoakPlan.Step {
+  /// The request line for this step. `subscriptions` are the names the client holds: a
+  /// subscribe adds one and an unsubscribe takes the newest, and where the step cannot apply
+  /// (a name already held, nothing to unsubscribe) a `ping` keeps the request count the same.
+  func request(holding subscriptions: inout [String]) -> String {
+    switch self {
+    case .subscribe(let name):
+      guard !subscriptions.contains(name) else { return #"{"op":"ping"}"# }
+      subscriptions.append(name)
+      return #"{"op":"subscribe","stream":"\#(name)"}"#
+    case .unsubscribe:
+      guard let name = subscriptions.popLast() else { return #"{"op":"ping"}"# }
+      return #"{"op":"unsubscribe","stream":"\#(name)"}"#
+    case .publish(let name, let retain):
+      let value = String(repeating: "v", count: Int.random(in: 0...200))
+      return #"{"op":"publish","stream":"\#(name)","value":"\#(value)","retain":\#(retain)}"#
+    case .clear(let name):
+      return #"{"op":"clear","stream":"\#(name)"}"#
+    case .list:
+      return #"{"op":"list"}"#
+    case .ping:
+      return #"{"op":"ping"}"#
+    }
+  }
+}
