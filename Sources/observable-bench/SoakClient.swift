@@ -36,11 +36,14 @@ final class SoakClient {
     }
   }
 
-  /// The poll(2) events to wait for; a never-reader watches only for room and for the close.
+  /// The poll(2) events to wait for; a never-reader watches only for room and for the close,
+  /// and a slow reader does not ask for input while it rests.
   var pollEvents: Int16 {
     let hangUp = Int16(truncatingIfNeeded: 0x2000)  // POLLRDHUP, which Glibc leaves out
     let output = connection.hasPendingOutput ? Int16(POLLOUT) : 0
-    return plan.role == .neverReader ? output | hangUp : Int16(POLLIN) | output
+    if plan.role == .neverReader { return output | hangUp }
+    let resting = plan.role == .slowReader && MonotonicTime.now() < restUntil
+    return (resting ? 0 : Int16(POLLIN)) | output
   }
 
   var descriptor: Int32 { connection.descriptor }
@@ -58,8 +61,9 @@ final class SoakClient {
     }
     if events & Int16(POLLOUT) != 0 { flush(tally: &tally) }
     guard events & Int16(POLLIN | POLLHUP | POLLERR) != 0, !isDone else { return }
-    // A slow reader takes a little each turn; everyone else takes what there is.
+    // A slow reader takes 2 KiB every 100 ms, 20 KiB/s; everyone else takes what there is.
     let budget = plan.role == .slowReader ? 2048 : scratch.count
+    if plan.role == .slowReader { restUntil = now + 100_000_000 }
     let count = scratch.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, budget) }
     if count > 0 {
       take(scratch[..<count], tally: &tally)
@@ -140,6 +144,7 @@ final class SoakClient {
   private var requests = 0
   private var replies = 0
   private var floodBytes = 0
+  private var restUntil: UInt64 = 0
   private var scratch = [UInt8](repeating: 0, count: 16_384)
   private var floodTopic: String { "flood.c\(descriptor)" }
 

@@ -18,7 +18,11 @@ struct SoakLoad {
   private let leavingGrace: UInt64 = 25_000_000_000
 
   /// Runs clients for `seconds`, then until every one has left; their figures go to `tally`.
-  func run(seconds: Double, deadline: Deadline, tally: inout SoakTally) throws(BenchError) {
+  /// `stats` is drained twice a second meanwhile, so its values do not pile up unread.
+  func run(
+    seconds: Double, deadline: Deadline, stats: StatsFeed, tally: inout SoakTally
+  ) throws(BenchError) {
+    var drainedAt: UInt64 = 0
     var random = SystemRandomNumberGenerator()
     var active: [SoakClient] = []
     var descriptors: [pollfd] = []
@@ -26,6 +30,10 @@ struct SoakLoad {
     var leavingUntil: UInt64?
     while true {
       let now = MonotonicTime.now()
+      if now - drainedAt > 500_000_000 {
+        try stats.drain()
+        drainedAt = now
+      }
       if deadline.hasPassed {
         for client in active { client.force(tally: &tally) }
         throw .timedOut("soaking: \(active.count) clients still open")

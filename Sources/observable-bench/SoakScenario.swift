@@ -62,7 +62,7 @@ struct SoakScenario: Scenario {
     let cold = try stats.settled(deadline: deadline)
     let coldDescriptors = server.descriptorTargets() ?? []
     var warmTally = SoakTally()
-    try load.run(seconds: warmUpSeconds, deadline: deadline, tally: &warmTally)
+    try load.run(seconds: warmUpSeconds, deadline: deadline, stats: stats, tally: &warmTally)
     _ = try settle(stats, to: cold, descriptors: coldDescriptors, server, deadline)
     let warmRSS = server.residentBytes() ?? 0
     let warmEnd = try stats.settled(deadline: deadline)
@@ -70,7 +70,7 @@ struct SoakScenario: Scenario {
     BenchLog.note("soak: warmed up (\(warmTally.clients) clients); soaking for \(parameter)")
     let meter = CPUMeter(serverPID: server.pid)
     var tally = SoakTally()
-    try load.run(seconds: configuration.seconds, deadline: deadline, tally: &tally)
+    try load.run(seconds: configuration.seconds, deadline: deadline, stats: stats, tally: &tally)
     let cpu = meter.finish()
     let final = try settle(stats, to: cold, descriptors: coldDescriptors, server, deadline)
     // Read before the probe stops, since its connection is part of the baseline.

@@ -54,10 +54,21 @@ final class StatsFeed {
   /// A value computed after this call began: what was buffered is dropped, and the value
   /// after the next one cannot predate the call.
   func settled(deadline: Deadline) throws(BenchError) -> Counters {
-    while case .bytes = try connection.read() {}
-    while connection.nextLine() != nil {}
+    try drain()
     _ = try next(deadline: deadline)
     return try next(deadline: deadline)
+  }
+
+  /// Reads and drops every value waiting, without blocking; called during long phases so
+  /// that values piling up unread never make the server close this connection as slow.
+  func drain() throws(BenchError) {
+    while true {
+      switch try connection.read() {
+      case .bytes: while connection.nextLine() != nil {}
+      case .wouldBlock: return
+      case .closed: throw .unexpected("the server closed the stats connection")
+      }
+    }
   }
 
   private let connection: ClientConnection
