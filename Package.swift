@@ -66,11 +66,11 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
-    // Measures a server it starts itself: fan-out, latency, connection memory and churn.
+    // Measures a server it starts itself: fan-out, latency, connection memory, churn and soak.
     .executableTarget(
       name: "observable-bench",
       dependencies: [
-        "ObservableServer",
+        "ObservableServer", "Locking", "CZlib",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Histogram", package: "hdrhistogram-swift"),
       ]

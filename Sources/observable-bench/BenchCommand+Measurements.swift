@@ -53,6 +53,12 @@ extension BenchCommand {
       list.append(ConnectionMemoryScenario(connections: connections))
     }
     if selected.contains(.churn) { list.append(ChurnScenario(pairs: pairs)) }
+    if selected.contains(.soak) {
+      // A fresh random token per run: only the benchmark's own clients know it.
+      let secret = token ? String(UInt64.random(in: 1...UInt64.max), radix: 36) : nil
+      list.append(
+        SoakScenario(configuration: .init(seconds: duration, clients: clients, token: secret)))
+    }
     if selected.contains(.patterns) {
       list.append(
         PatternsScenario(kind: .unmatched, patterns: patterns, publishes: patternPublishes))

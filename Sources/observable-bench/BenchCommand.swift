@@ -8,13 +8,14 @@ import ObservableServer
 struct BenchCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "observable-bench",
-    abstract: "Measures observable-server: fan-out, latency, connection memory and churn.",
+    abstract: "Measures observable-server: fan-out, latency, connection memory, churn and soak.",
     discussion: """
       By default each measurement gets a fresh observable-server (the one built next to this
       benchmark, rebuilt first when SwiftPM built the benchmark from this package) on a free
       127.0.0.1 port with --log-level warning, stopped afterwards. --connect measures a server
       that is already running, on loopback only. The defaults take well under a minute on two
-      cores.
+      cores. The soak runs only when asked for (--scenario soak --duration S), and needs a
+      server it starts.
 
       Exit status: 0 when every check passed, 1 when something was lost or a check failed
       (or a measurement could not be made), 64 for bad arguments.
@@ -24,8 +25,8 @@ struct BenchCommand: ParsableCommand {
   @Option(
     name: .customLong("scenario"),
     help: ArgumentHelp(
-      "A scenario to run: fan-out, latency, memory, churn or patterns. Repeatable; default: all"
-        + " but patterns, which takes about half a minute more.",
+      "A scenario to run: fan-out, latency, memory, churn, patterns or soak. Repeatable;"
+        + " default: all but patterns and soak, which take longer.",
       valueName: "name"))
   var scenarios: [ScenarioName] = []
 
@@ -83,6 +84,15 @@ struct BenchCommand: ParsableCommand {
       valueName: "n"))
   var patternPublishes = 1_000_000
 
+  @Option(help: "Soak: seconds of the soak proper, after a warm-up of a tenth of it (5-30 s).")
+  var duration = 60.0
+
+  @Option(help: "Soak: clients connected at once.")
+  var clients = 300
+
+  @Flag(help: "Soak: the server requires a token, and some clients never send it.")
+  var token = false
+
   @Option(help: ArgumentHelp("The observable-server executable to start.", valueName: "path"))
   var server: String?
 
@@ -129,6 +139,13 @@ struct BenchCommand: ParsableCommand {
     }
     guard patternPublishes >= 1 else {
       throw ValidationError("--pattern-publishes must be at least 1")
+
+    }
+    guard duration > 0, duration <= 86_400 else {
+      throw ValidationError("--duration must be more than 0 and at most 86400 seconds")
+    }
+    guard clients >= 1, clients <= 5000 else {
+      throw ValidationError("--clients must be 1 to 5000")
     }
     if let serverThreads, serverThreads < 1 {
       throw ValidationError("--server-threads must be at least 1")
@@ -153,18 +170,22 @@ struct BenchCommand: ParsableCommand {
   }
 
   func run() throws {
+    let selected =
+      scenarios.isEmpty
+      ? ScenarioName.allCases.filter { $0 != .patterns && $0 != .soak }
+      : ScenarioName.allCases.filter(scenarios.contains)
+    // The soak's own length comes on top of --timeout: warm-up, soak, leaving and settling.
+    let soakSeconds = selected.contains(.soak) ? duration + min(30, max(5, duration / 10)) + 90 : 0
+    let timeout = self.timeout + soakSeconds
     // Ten seconds past the timeout, a stuck run is ended outright.
     ChildProcessGuard.install(hardLimitSeconds: timeout + 10)
     let deadline = Deadline(secondsFromNow: timeout)
-    let selected =
-      scenarios.isEmpty
-      ? ScenarioName.allCases.filter { $0 != .patterns }
-      : ScenarioName.allCases.filter(scenarios.contains)
     do {
       // The client's sockets, the few files of its own, and the same for a server it starts.
       let memory = selected.contains(.memory) ? connections : 0
       let fanOut = selected.contains(.fanOut) ? (parsedSubscribers?.max() ?? 0) + 1 : 0
-      try FileLimit.raise(toAtLeast: max(memory, fanOut, latencySubscribers + 1) + 256)
+      let soak = selected.contains(.soak) ? clients + 16 : 0
+      try FileLimit.raise(toAtLeast: max(memory, fanOut, soak, latencySubscribers + 1) + 256)
 
       let (source, serverText) = try serverSource(deadline: deadline)
       let run = BenchRun(measurements: measurements(selected), source: source, deadline: deadline)
@@ -241,4 +262,5 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument {
   case memory
   case churn
   case patterns
+  case soak
 }

@@ -6,6 +6,12 @@ protocol Scenario {
   var parameter: String { get }
   /// Measures `server`; throws when the measurement cannot be made at all.
   func run(server: ServerUnderTest, deadline: Deadline) throws(BenchError) -> ResultRow
+  /// What a server started for this scenario needs; by default nothing beyond the usual.
+  var serverNeeds: ServerNeeds { get }
+}
+
+extension Scenario {
+  var serverNeeds: ServerNeeds { ServerNeeds() }
 }
 
 /// The measurements one invocation makes, in order, each against its own server.
@@ -29,7 +35,9 @@ struct BenchRun {
       }
       BenchLog.note("[\(index + 1)/\(measurements.count)] \(label)")
       do {
-        let row = try source.withServer(deadline: deadline) { server throws(BenchError) in
+        let row = try source.withServer(
+          deadline: deadline, needs: measurement.serverNeeds
+        ) { server throws(BenchError) in
           try measurement.run(server: server, deadline: deadline)
         }
         rows.append(row)

@@ -4,11 +4,18 @@ import Glibc
 /// `swift build` that makes it.
 enum ChildProcess {
   /// Starts `arguments[0]` (looked up in PATH when `searchPath`), with its standard output sent
-  /// to standard error so that `--json` output stays one object.
-  static func spawn(_ arguments: [String], searchPath: Bool = false) throws(BenchError) -> pid_t {
+  /// to standard error so that `--json` output stays one object; both go to `logPath` instead
+  /// when one is given, for a scenario that reads the server's log afterwards.
+  static func spawn(
+    _ arguments: [String], searchPath: Bool = false, logPath: String? = nil
+  ) throws(BenchError) -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
+    if let logPath {
+      posix_spawn_file_actions_addopen(
+        &actions, 2, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    }
     posix_spawn_file_actions_adddup2(&actions, 2, 1)
     let argv = arguments.map { strdup($0) } + [nil]
     defer { for argument in argv { free(argument) } }

@@ -18,12 +18,11 @@ struct ChurnScenario: Scenario {
   var parameter: String { "1 connection" }
 
   func run(server: ServerUnderTest, deadline: Deadline) throws(BenchError) -> ResultRow {
-    let stats = try ClientConnection(to: server.address)
+    let stats = try StatsFeed(address: server.address, token: nil, deadline: deadline)
     let churn = try ClientConnection(to: server.address, readCapacity: 256 * 1024)
-    try Handshake.run([stats], deadline: deadline) { _ in LineShape.subscribe("stats") }
     try Handshake.run([churn], deadline: deadline) { _ in nil }
     // Right after the reply comes the first value, computed when the subscription started.
-    let baseline = try nextStats(stats, deadline: deadline)
+    let baseline = try stats.next(deadline: deadline)
 
     let meter = CPUMeter(serverPID: server.pid)
     let pair = Array(
@@ -79,8 +78,8 @@ struct ChurnScenario: Scenario {
     let elapsed = MonotonicTime.seconds(from: started, to: MonotonicTime.now())
     let cpu = meter.finish()
 
-    let final = try statsAfterCompletion(stats, deadline: deadline)
-    let disconnects = final.disconnects - baseline.disconnects
+    let final = try stats.settled(deadline: deadline)
+    let disconnects = final.disconnectsTotal - baseline.disconnectsTotal
     let rate = elapsed > 0 ? Double(pairs) / elapsed : 0
     var problems: [String] = []
     if disconnects != pairs {
@@ -104,44 +103,5 @@ struct ChurnScenario: Scenario {
         "pairs": Double(pairs), "elapsed_s": elapsed, "pairs_per_s": rate,
         "disconnects_counted": Double(disconnects), "errors": Double(errors),
       ])
-  }
-
-  /// The counters the check needs, from one `stats` value.
-  private struct Counters {
-    var disconnects: Int
-    var subscriptions: Int
-  }
-
-  /// The next `stats` value on `connection`.
-  private func nextStats(
-    _ connection: ClientConnection, deadline: Deadline
-  ) throws(BenchError) -> Counters {
-    while true {
-      while let line = connection.nextLine() {
-        guard line.contains(#""stream":"stats""#) else { continue }
-        guard let disconnects = line.integer(after: "disconnects_total"),
-          let subscriptions = line.integer(after: "subscriptions")
-        else { throw .unexpected("a stats value without the counters: \(line.text)") }
-        return Counters(disconnects: disconnects, subscriptions: subscriptions)
-      }
-      try deadline.check("waiting for a stats value")
-      var descriptor = pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0)
-      guard poll(&descriptor, 1, deadline.pollTimeout()) > 0 else { continue }
-      if case .closed = try connection.read() {
-        throw .unexpected("the server closed the stats connection")
-      }
-    }
-  }
-
-  /// A `stats` value computed after the last answer arrived. Values come once a second from a
-  /// timer of the server's, so the first one read now may have been computed just before; the
-  /// one after it cannot have been.
-  private func statsAfterCompletion(
-    _ connection: ClientConnection, deadline: Deadline
-  ) throws(BenchError) -> Counters {
-    while case .bytes = try connection.read() {}
-    while connection.nextLine() != nil {}
-    _ = try nextStats(connection, deadline: deadline)
-    return try nextStats(connection, deadline: deadline)
   }
 }

@@ -10,6 +10,8 @@ final class ServerUnderTest {
   /// The process ID when the benchmark started the server; only then can its memory and CPU
   /// time be read.
   let pid: pid_t?
+  /// The file the server's standard error goes to, when the scenario asked to read its log.
+  private(set) var logPath: String?
 
   /// A server that is already running.
   init(external address: LoopbackAddress) {
@@ -17,16 +19,21 @@ final class ServerUnderTest {
     pid = nil
   }
 
-  private init(address: LoopbackAddress, pid: pid_t) {
+  private init(address: LoopbackAddress, pid: pid_t, logPath: String?) {
     self.address = address
     self.pid = pid
+    self.logPath = logPath
   }
 
-  deinit { stop() }
+  deinit {
+    stop()
+    if let logPath { unlink(logPath) }
+  }
 
-  /// Starts `executable` on a free loopback port and waits until it answers `ping`.
+  /// Starts `executable` on a free loopback port and waits until it answers `ping`; with
+  /// `logPath`, its log goes to that file instead of the benchmark's standard error.
   static func start(
-    executable: String, arguments: [String], deadline: Deadline
+    executable: String, arguments: [String], logPath: String? = nil, deadline: Deadline
   ) throws(BenchError) -> ServerUnderTest {
     // The free port is found by binding and releasing it, so another process can take it in
     // between; the server then fails to bind and exits, and another port is tried.
@@ -37,8 +44,9 @@ final class ServerUnderTest {
       let launcher = access(setpriv, X_OK) == 0 ? [setpriv, "--pdeathsig", "KILL", "--"] : []
       let pid = try ChildProcess.spawn(
         launcher + [executable, "--listen", "127.0.0.1:\(port)", "--log-level", "warning"]
-          + ["--http", "127.0.0.1:\(httpPort)"] + arguments)
-      let server = ServerUnderTest(address: LoopbackAddress(ipv4Port: port), pid: pid)
+          + ["--http", "127.0.0.1:\(httpPort)"] + arguments, logPath: logPath)
+      let server = ServerUnderTest(
+        address: LoopbackAddress(ipv4Port: port), pid: pid, logPath: logPath)
       server.httpPort = httpPort
       if try server.awaitReady(deadline: deadline) { return server }
     }
@@ -70,6 +78,38 @@ final class ServerUnderTest {
       return kibibytes.map { $0 * 1024 }
     }
     return nil
+  }
+
+  /// Open file descriptors now, from /proc/PID/fd; `nil` when the server is not the child.
+  func openDescriptors() -> Int? { descriptorTargets()?.count }
+
+  /// What each open descriptor refers to (`socket:[123]`, `anon_inode:[eventfd]`, a path),
+  /// sorted; for reporting which ones a leak left behind.
+  func descriptorTargets() -> [String]? {
+    guard let pid, let directory = opendir("/proc/\(pid)/fd") else { return nil }
+    defer { closedir(directory) }
+    var targets: [String] = []
+    var buffer = [CChar](repeating: 0, count: 512)
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) {
+        String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      guard !name.hasPrefix(".") else { continue }
+      let count = readlink("/proc/\(pid)/fd/\(name)", &buffer, buffer.count - 1)
+      // A descriptor closed between readdir and readlink is no longer open.
+      guard count > 0 else { continue }
+      targets.append(
+        String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+    return targets.sorted()
+  }
+
+  /// Whether a started server is still running (not a zombie), without reaping it.
+  var isRunning: Bool {
+    guard let pid, !exited, let stat = ProcFile.read("/proc/\(pid)/stat") else { return false }
+    // The state follows the command name, which is in parentheses and may contain spaces.
+    guard let close = stat.lastIndex(of: ")") else { return false }
+    return !stat[close...].hasPrefix(") Z")
   }
 
   /// Stops a started server: SIGTERM, which closes every connection and exits 0, then SIGKILL
@@ -117,17 +157,29 @@ enum ServerSource {
   case external(LoopbackAddress)
 
   /// Runs `body` against a fresh server, stopped afterwards, or against the external one.
+  /// `needs` adds the scenario's own arguments to a started server and may capture its log.
   func withServer<Result>(
-    deadline: Deadline, _ body: (ServerUnderTest) throws(BenchError) -> Result
+    deadline: Deadline, needs: ServerNeeds = ServerNeeds(),
+    _ body: (ServerUnderTest) throws(BenchError) -> Result
   ) throws(BenchError) -> Result {
     switch self {
     case .external(let address):
       return try body(ServerUnderTest(external: address))
     case .started(let executable, let arguments):
+      let logPath = needs.capturesLog ? "/tmp/observable-bench-server-\(getpid()).log" : nil
       let server = try ServerUnderTest.start(
-        executable: executable, arguments: arguments, deadline: deadline)
+        executable: executable, arguments: arguments + needs.arguments, logPath: logPath,
+        deadline: deadline)
       defer { server.stop() }
       return try body(server)
     }
   }
+}
+
+/// What a scenario asks of a server the benchmark starts for it.
+struct ServerNeeds: Sendable {
+  /// Flags added after the benchmark's own, so a scenario can set limits it depends on.
+  var arguments: [String] = []
+  /// Whether the server's log goes to a file the scenario reads (``ServerUnderTest/logPath``).
+  var capturesLog = false
 }
