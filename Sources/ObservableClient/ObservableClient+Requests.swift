@@ -45,9 +45,19 @@ extension ObservableClient {
     return reply.receivers ?? 0
   }
 
-  /// The streams the server knows, with their kinds and subscriber counts.
-  public func list() async throws(ClientError) -> [StreamInfo] {
-    try await core.request(RequestLine.plain("list"), op: "list").get().streams ?? []
+  /// The streams the server knows, with their kinds and subscriber counts; `filter` (a name
+  /// or a pattern) keeps only those it names or matches.
+  ///
+  /// The server answers at most a page of streams at a time; this asks for every page.
+  public func list(matching filter: String? = nil) async throws(ClientError) -> [StreamInfo] {
+    var streams: [StreamInfo] = []
+    var after: String?
+    repeat {
+      let reply = try await core.request(RequestLine.list(filter, after: after), op: "list").get()
+      streams += reply.streams ?? []
+      after = reply.next
+    } while after != nil
+    return streams
   }
 
   /// Sends `ping` and returns how long the reply took.

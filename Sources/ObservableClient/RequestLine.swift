@@ -22,6 +22,14 @@ enum RequestLine {
     Array(#"{"op":"\#(op)"}"#.utf8) + [0x0A]
   }
 
+  /// `{"op":"list"}`, with `"stream":FILTER` and `"after":NAME` when given.
+  static func list(_ filter: String?, after: String?) -> [UInt8] {
+    var text = #"{"op":"list""#
+    if let filter { text += #","stream":\#(quoted(filter))"# }
+    if let after { text += #","after":\#(quoted(after))"# }
+    return Array((text + "}").utf8) + [0x0A]
+  }
+
   /// `{"op":"auth","token":TOKEN}`.
   static func auth(_ token: String) -> [UInt8] {
     Array(#"{"op":"auth","token":\#(quoted(token))}"#.utf8) + [0x0A]

@@ -22,6 +22,8 @@ struct ServerLine: Decodable {
   let error: ErrorBody?
   let receivers: Int?
   let streams: [StreamInfo]?
+  /// In a `list` reply, the name the next page starts after, when more streams follow.
+  let next: String?
   let hello: String?
   let features: [String]?
   let auth: String?

@@ -11,6 +11,7 @@ struct CapturedRequest: Equatable, CustomStringConvertible {
   var retain: Bool
   var token: String?
   var algorithm: String?
+  var after: String?
 
   /// Copies `request`, which is only valid inside the parser's closure.
   init(_ request: Request) {
@@ -21,6 +22,7 @@ struct CapturedRequest: Equatable, CustomStringConvertible {
     retain = request.retain
     token = request.token
     algorithm = request.algorithm
+    after = request.after
   }
 
   /// The JSON line, quoted, for failure messages.
@@ -43,6 +45,7 @@ struct CapturedRequest: Equatable, CustomStringConvertible {
     if retain { line.append(literal: #","retain":true"#) }
     Self.appendString("token", token, to: &line)
     Self.appendString("algorithm", algorithm, to: &line)
+    Self.appendString("after", after, to: &line)
     line.append(literal: "}")
     return line
   }

@@ -12,6 +12,8 @@ struct Request {
   var retain = false
   var token: String?
   var algorithm: String?
+  /// For `list`: the last name of the previous page; the reply starts after it.
+  var after: String?
 
   init(op: RequestOp, id: UnsafeRawBufferPointer? = nil) {
     self.op = op

@@ -56,6 +56,7 @@ enum RequestParser {
       case "retain": fields.retain = member
       case "token": fields.token = member
       case "algorithm": fields.algorithm = member
+      case "after": fields.after = member
       default: continue
       }
     }
@@ -74,6 +75,7 @@ enum RequestParser {
     request.stream = try fields.string(fields.stream, in: line)
     request.token = try fields.string(fields.token, in: line)
     request.algorithm = try fields.string(fields.algorithm, in: line)
+    request.after = try fields.string(fields.after, in: line)
     request.value = fields.value.map { UnsafeRawBufferPointer(rebasing: line[$0.value]) }
     if let retain = fields.retain {
       guard retain.kind == .bool else {
@@ -97,6 +99,7 @@ private struct RequestFields {
   var retain: JSONMember?
   var token: JSONMember?
   var algorithm: JSONMember?
+  var after: JSONMember?
 
   static func bit(for key: String) -> UInt8 {
     switch key {
@@ -107,6 +110,7 @@ private struct RequestFields {
     case "retain": 16
     case "token": 32
     case "algorithm": 64
+    case "after": 128
     default: 0
     }
   }

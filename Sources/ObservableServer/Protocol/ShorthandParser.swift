@@ -1,5 +1,5 @@
 /// Parses the text shorthand: `subscribe NAME`, `unsubscribe NAME`, `publish NAME VALUE...`,
-/// `retain NAME VALUE...`, `clear NAME`, `list [NAME]`, `ping`, `help`, `auth TOKEN` and `compress deflate`.
+/// `retain NAME VALUE...`, `clear NAME`, `list [NAME [AFTER]]`, `ping`, `help`, `auth TOKEN` and `compress deflate`.
 ///
 /// Command words are case-insensitive, and `sub`, `unsub` and `pub` stand for `subscribe`,
 /// `unsubscribe` and `publish`, as people type them at a terminal. A published value is the
@@ -26,8 +26,10 @@ enum ShorthandParser {
       return try body(request)
     case .list:
       let (filter, tail) = splitWord(rest)
-      try expectEnd(tail, op)
+      let (after, end) = splitWord(tail)
+      try expectEnd(end, op)
       request.stream = filter.isEmpty ? nil : String(filter)
+      request.after = after.isEmpty ? nil : String(after)
       return try body(request)
     case .subscribe, .unsubscribe, .clear:
       let (name, tail) = splitWord(rest)

@@ -1,8 +1,14 @@
-/// Writes the `streams` field of a `list` reply.
+/// Writes the `streams` and `next` fields of a `list` reply.
 enum StreamListEncoder {
-  /// Appends `,"streams":[{"name":…,"kind":…,"subscribers":N},…]`.
+  /// The most streams one `list` reply holds, about 100 KB: a reply never passes what may wait
+  /// for a client, however many topics there are; `next` says where the following page starts.
+  static let pageSize = 1000
+
+  /// Appends `,"streams":[{"name":…,"kind":…,"subscribers":N},…]`, and `,"next":NAME` when
+  /// more streams follow.
   static func append(
-    _ streams: [(name: String, kind: StreamKind, subscribers: Int)], to out: inout [UInt8]
+    _ streams: [(name: String, kind: StreamKind, subscribers: Int)], next: String?,
+    to out: inout [UInt8]
   ) {
     ReplyEncoder.key("streams", to: &out)
     out.append(UInt8(ascii: "["))
@@ -17,5 +23,9 @@ enum StreamListEncoder {
       out.append(UInt8(ascii: "}"))
     }
     out.append(UInt8(ascii: "]"))
+    if let next {
+      ReplyEncoder.key("next", to: &out)
+      JSONStringEncoding.append(next, to: &out)
+    }
   }
 }

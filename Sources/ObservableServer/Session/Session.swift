@@ -183,8 +183,9 @@ final class Session {
   }
 
   private func list(_ request: Request) throws(ProtocolError) {
-    let streams = try context.registry.list(matching: request.stream)
-    ok(request) { StreamListEncoder.append(streams, to: &$0) }
+    let page = try context.registry.listPage(
+      matching: request.stream, after: request.after, limit: StreamListEncoder.pageSize)
+    ok(request) { StreamListEncoder.append(page.streams, next: page.next, to: &$0) }
   }
 
   private func compress(_ request: Request) throws(ProtocolError) -> Bool {

@@ -182,6 +182,23 @@ final class StreamRegistry: Sendable {
     return fixed + topicList
   }
 
+  /// One page of ``list(matching:)``: at most `limit` streams after the one named `after` in
+  /// list order (fixed streams by name, then topics by name; `after` need not exist), and the
+  /// name to continue after when more remain.
+  func listPage(matching filter: String?, after: String?, limit: Int) throws(ProtocolError) -> (
+    streams: [(name: String, kind: StreamKind, subscribers: Int)], next: String?
+  ) {
+    let all = try list(matching: filter)
+    var start = 0
+    if let after {
+      let afterKey = (sources[after] == nil ? 1 : 0, after)
+      start = all.firstIndex { ($0.kind == .topic ? 1 : 0, $0.name) > afterKey } ?? all.count
+    }
+    let end = min(start + limit, all.count)
+    let page = Array(all[start..<end])
+    return (page, end < all.count ? page.last?.name : nil)
+  }
+
   /// How many distinct patterns have subscriptions; the pattern index holds no more.
   var patternCount: Int { topics.withLock { $0.patternCount } }
 

@@ -118,7 +118,7 @@ struct ShorthandParserTests {
   @Test(
     "extra words are a bad request",
     arguments: [
-      ("list a b", "list"), ("ping pong", "ping"), ("help me", "help"),
+      ("list a b c", "list"), ("ping pong", "ping"), ("help me", "help"),
       ("subscribe a b", "subscribe"),
       ("unsubscribe a\tb", "unsubscribe"), ("auth a b", "auth"),
       ("compress deflate now", "compress"),
