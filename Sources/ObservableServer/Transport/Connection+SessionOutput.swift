@@ -8,8 +8,9 @@ extension Connection: SessionOutput {
   func closeAfter(_ error: SystemError, _ what: String) {
     switch error.code {
     case ECONNRESET, EPIPE: close("reset by peer")
-    case ETIMEDOUT:
-      // Keepalive probes or unacknowledged data went unanswered for the dead-peer timeout.
+    case ETIMEDOUT, EHOSTUNREACH, ENETUNREACH:
+      // Keepalive probes or unacknowledged data went unanswered for the dead-peer timeout, or
+      // the peer's address stopped answering at all (its neighbour entry failed) meanwhile.
       context.counters.update { $0.deadPeersTotal += 1 }
       close("peer vanished: nothing acknowledged within the dead-peer timeout")
     default: close("\(what): \(error)")

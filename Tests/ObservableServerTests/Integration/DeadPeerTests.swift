@@ -18,7 +18,7 @@ struct DeadPeerTests {
     let server = try ServerProcess(
       arguments: [
         "--listen", "\(network.serverAddress):7070", "--listen", "unix:\(socketPath)",
-        "--dead-peer-timeout", "\(timeout)", "--log-level", "info",
+        "--dead-peer-timeout", "\(timeout)", "--log-level", "debug",
       ], launcher: network.launcher(in: network.serverNamespace))
     #expect(eventually { (try? LineClient(.unix(path: socketPath))) != nil })
     let local = try LineClient(.unix(path: socketPath))
