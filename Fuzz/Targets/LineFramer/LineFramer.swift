@@ -52,7 +52,7 @@ enum LineFramerTarget {
     _ input: UnsafeRawBufferPointer, _ pieces: [Range<Int>], maxLineBytes: Int,
     stopping: UnsafeMutablePointer<FuzzChoices>?
   ) -> [Seen] {
-    var framer = LineFramer(maxLineBytes: maxLineBytes)
+    let framer = LineFramer(maxLineBytes: maxLineBytes)
     var seen: [Seen] = []
     for piece in pieces {
       var rest = UnsafeRawBufferPointer(rebasing: input[piece])
