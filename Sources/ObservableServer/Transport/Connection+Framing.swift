@@ -8,10 +8,7 @@ extension Connection {
   /// they must be whole units of the current framing (a response, a frame).
   func sendFramed(_ bytes: [UInt8]) {
     guard !closed, !bytes.isEmpty else { return }
-    if writeOffset == writing.count {
-      writing.removeAll(keepingCapacity: true)
-      writeOffset = 0
-    }
+    compactWriting()
     writing.append(contentsOf: bytes)
     context.counters.update { $0.bytesOutUncompressed += bytes.count }
     flush()
@@ -38,15 +35,7 @@ extension Connection {
   /// farewell, if it has one.
   func queueFarewell(_ farewell: Farewell) {
     guard !closed, compression == nil, !framing.sendsLinesUnchanged else { return }
-    if writeOffset == writing.count {
-      writing.removeAll(keepingCapacity: true)
-      writeOffset = 0
-    }
-    outbox.take(replacingWith: &plain, inFlight: writing.count - writeOffset)
-    if !plain.isEmpty {
-      context.counters.update { $0.bytesOutUncompressed += plain.count }
-      plain.withUnsafeBytes { framing.encode($0, to: &writing) }
-    }
+    moveQueuedLinesToWriting()
     // After the lines: the framing sends nothing once it said farewell.
     writing.append(contentsOf: framing.farewell(farewell))
   }

@@ -56,16 +56,28 @@ extension Connection {
     } catch {
       throw ProtocolError(.unsupported, "compression unavailable: \(error)")
     }
-    if writeOffset == writing.count {
-      writing.removeAll(keepingCapacity: true)
-      writeOffset = 0
-    }
-    outbox.take(replacingWith: &plain, inFlight: writing.count - writeOffset)
-    writing.append(contentsOf: plain)
+    moveQueuedLinesToWriting()
     writing.append(contentsOf: reply)
-    context.counters.update { $0.bytesOutUncompressed += plain.count + reply.count }
+    context.counters.update { $0.bytesOutUncompressed += reply.count }
     compression = codec
     flush()
+  }
+
+  /// Drops what was fully written, so bytes appended to `writing` start a fresh buffer.
+  func compactWriting() {
+    guard writeOffset == writing.count else { return }
+    writing.removeAll(keepingCapacity: true)
+    writeOffset = 0
+  }
+
+  /// Moves the lines the outbox holds, framed, behind what is being written, so that bytes
+  /// appended next (the `compress` reply, a WebSocket close) follow every line queued before.
+  func moveQueuedLinesToWriting() {
+    compactWriting()
+    outbox.take(replacingWith: &plain, inFlight: writing.count - writeOffset)
+    guard !plain.isEmpty else { return }
+    context.counters.update { $0.bytesOutUncompressed += plain.count }
+    plain.withUnsafeBytes { framing.encode($0, to: &writing) }
   }
 
   /// Moves what the outbox holds into `writing`, framed and compressed as the connection is.

@@ -11,9 +11,9 @@ struct ConnectionChurnMemoryTests {
   @Test func plainSubscribedConnectionsThatCloseLeaveNoMemoryBehind() throws {
     let (server, port) = try Self.startServer()
     try Self.churn(port: port, connections: 4_000, compressed: false)
-    let warmed = try #require(Self.residentBytes(server.process.processIdentifier))
+    let warmed = try #require(server.residentBytes)
     try Self.churn(port: port, connections: 16_000, compressed: false)
-    let after = try #require(Self.residentBytes(server.process.processIdentifier))
+    let after = try #require(server.residentBytes)
     // Leaking even 200 bytes a connection would add 3 MB here; the warm-up reached the same
     // number of open connections, so the allocator already holds what they need.
     #expect(after - warmed < 2 << 20, "RSS \(warmed) → \(after) bytes")
@@ -22,9 +22,9 @@ struct ConnectionChurnMemoryTests {
   @Test func compressedConnectionsThatCloseLeaveNoMemoryBehind() throws {
     let (server, port) = try Self.startServer()
     try Self.churn(port: port, connections: 500, compressed: true)
-    let warmed = try #require(Self.residentBytes(server.process.processIdentifier))
+    let warmed = try #require(server.residentBytes)
     try Self.churn(port: port, connections: 2_000, compressed: true)
-    let after = try #require(Self.residentBytes(server.process.processIdentifier))
+    let after = try #require(server.residentBytes)
     // A compressed connection holds about 100 KiB of zlib state: a leak would add 200 MB.
     #expect(after - warmed < 8 << 20, "RSS \(warmed) → \(after) bytes")
   }
@@ -76,12 +76,4 @@ struct ConnectionChurnMemoryTests {
       })
   }
 
-  /// The process's resident set size in bytes, from /proc.
-  private static func residentBytes(_ pid: Int32) -> Int? {
-    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-      let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
-    else { return nil }
-    return kilobytes * 1024
-  }
 }

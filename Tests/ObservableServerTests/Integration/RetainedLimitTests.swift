@@ -62,7 +62,7 @@ struct RetainedLimitTests {
       "--listen", "127.0.0.1:\(port)", "--log-level", "warning",
     ])
     #expect(eventually { (try? LineClient(port: port)) != nil })
-    let before = try #require(Self.residentBytes(server.process.processIdentifier))
+    let before = try #require(server.residentBytes)
     let client = try LineClient(port: port)
     try client.request("compress deflate")
     // 512 MiB of one endless line, sent as about half a megabyte of deflate.
@@ -88,15 +88,8 @@ struct RetainedLimitTests {
     }
     #expect(text.contains("line_too_long"))
     #expect(text.contains(#""op":"ping""#))
-    let after = try #require(Self.residentBytes(server.process.processIdentifier))
+    let after = try #require(server.residentBytes)
     #expect(after - before < 16 << 20, "RSS \(before) → \(after) bytes")
   }
 
-  private static func residentBytes(_ pid: Int32) -> Int? {
-    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-      let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
-    else { return nil }
-    return kilobytes * 1024
-  }
 }

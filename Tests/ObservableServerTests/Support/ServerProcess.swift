@@ -83,6 +83,17 @@ final class ServerProcess: @unchecked Sendable {
     return port
   }
 
+  /// The process's resident set size in bytes, from /proc.
+  var residentBytes: Int? {
+    guard
+      let status = try? String(
+        contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+      let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+    else { return nil }
+    return kilobytes * 1024
+  }
+
   /// Sends `signal` to the process.
   func signal(_ number: Int32) {
     kill(process.processIdentifier, number)
