@@ -124,6 +124,9 @@ final class Session {
     guard let value = request.value else {
       throw ProtocolError(.badRequest, "publish needs \"value\"")
     }
+    if let cluster = context.registry.cluster {
+      if try publishClustered(request, name, value, cluster) { return }
+    }
     // Only replies without an id are alike, and a retained value must be delivered on its own.
     if request.id == nil, !request.retain,
       batch.isEmpty ? lastTopic?.name == name : batch.stream == name
@@ -174,6 +177,7 @@ final class Session {
     guard let name = request.stream else {
       throw ProtocolError(.badRequest, "clear needs \"stream\"")
     }
+    if let cluster = context.registry.cluster { return try clearClustered(request, name, cluster) }
     let cleared = try context.registry.clearRetained(name)
     ok(request) {
       Self.appendStream(name, to: &$0)
@@ -185,7 +189,13 @@ final class Session {
   private func list(_ request: Request) throws(ProtocolError) {
     let page = try context.registry.listPage(
       matching: request.stream, after: request.after, limit: StreamListEncoder.pageSize)
-    ok(request) { StreamListEncoder.append(page.streams, next: page.next, to: &$0) }
+    let localOnly = context.registry.cluster.map { link in
+      let connected = link.isConnected
+      return { (kind: StreamKind) in kind != .topic || !connected }
+    }
+    ok(request) {
+      StreamListEncoder.append(page.streams, next: page.next, localOnly: localOnly, to: &$0)
+    }
   }
 
   private func compress(_ request: Request) throws(ProtocolError) -> Bool {
@@ -224,7 +234,7 @@ final class Session {
   // The connection owns its session and drops it when it closes, so it always outlives it;
   // unowned(unsafe) spares the reference count traffic of `unowned` on every request.
   unowned(unsafe) let output: any SessionOutput
-  private let observer: StreamObserver
+  let observer: StreamObserver
   let context: SessionContext
   private let scratch: PublishScratch
   private var subscriptions: [String: Subscription] = [:]
