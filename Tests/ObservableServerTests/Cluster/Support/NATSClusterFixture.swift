@@ -19,7 +19,7 @@ final class NATSClusterFixture {
 
   /// Starts the cluster and waits until every node accepts clients and JetStream has a
   /// meta leader.
-  init(_ test: XCTestCase) throws {
+  init(_ test: XCTestCase, extraConfiguration: String = "") throws {
     try XCTSkipUnless(
       FileManager.default.isExecutableFile(atPath: Self.executable),
       "nats-server is not installed (apt-get install nats-server)")
@@ -41,6 +41,7 @@ final class NATSClusterFixture {
       http: 127.0.0.1:\(monitorPorts[index])
       jetstream { store_dir: "\(directory.path)/store-\(name)", max_memory_store: 64MB, max_file_store: 256MB }
       cluster { name: obs, listen: 127.0.0.1:\(ports[6 + index]), routes: [\(routes)] }
+      \(extraConfiguration)
       """.write(to: file, atomically: true, encoding: .utf8)
       let process = Process()
       process.executableURL = URL(fileURLWithPath: Self.executable)
