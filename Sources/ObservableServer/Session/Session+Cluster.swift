@@ -7,13 +7,17 @@ extension Session {
     _ request: Request, _ name: String, _ value: UnsafeRawBufferPointer, _ link: ClusterLink
   ) throws(ProtocolError) -> Bool {
     try link.checkSize(lineBytes: DeliveryEncoder.prefixLength(stream: name) + value.count + 2)
+    if clusteredName != name {
+      try context.registry.checkTopic(name)
+      // Checked once: later publishes to it may be batched although no local topic exists.
+      clusteredName = name
+    }
     guard request.retain else { return false }
-    try context.registry.checkTopic(name)
-    let observer = observer
     let id = request.id.map { Array($0) }
     let op = request.op
+    let later = laterReply()
     link.storeRetained(Array(value), topic: name) { result in
-      observer.next(
+      later(
         Self.reply(op: op, id: id, result) { receivers, out in
           ReplyEncoder.integer("receivers", receivers, to: &out)
         })
@@ -26,17 +30,45 @@ extension Session {
     throws(ProtocolError)
   {
     try context.registry.checkTopic(name)
-    let observer = observer
     let id = request.id.map { Array($0) }
     let op = request.op
+    let later = laterReply()
     link.clearRetained(name) { result in
-      observer.next(
+      later(
         Self.reply(op: op, id: id, result) { cleared, out in
           ReplyEncoder.key("stream", to: &out)
           JSONStringEncoding.append(name, to: &out)
           ReplyEncoder.key("cleared", to: &out)
           out.append(contentsOf: (cleared ? "true" : "false").utf8)
         })
+    }
+  }
+
+  /// Sends a reply now, or holds it behind replies the cluster still owes.
+  func sendReply(_ reply: [UInt8]) {
+    guard !replyQueue.isEmpty else { return output.send(reply) }
+    replyQueue.hold(reply)
+    if replyQueue.heldBytes > ReplyQueue.limit {
+      output.finish("too many replies waiting behind a clustered request")
+    }
+  }
+
+  /// Reserves the place of a reply the cluster gives later, and returns what to call with it
+  /// from any thread: it comes back to this session's loop and goes out in request order.
+  private func laterReply() -> @Sendable ([UInt8]) -> Void {
+    guard let loop = EventLoop.current else {
+      // Not on a loop (never so for a connection): the reply goes out as a value would.
+      let observer = observer
+      return { observer.next($0) }
+    }
+    let ticket = replyQueue.reserve()
+    let session = SessionOnLoop(self)
+    return { reply in
+      loop.execute {
+        guard let session = session.session else { return }
+        let ready = session.replyQueue.fill(ticket, with: reply)
+        if !ready.isEmpty { session.output.send(ready) }
+      }
     }
   }
 
@@ -55,5 +87,15 @@ extension Session {
     }
     if let id { id.withUnsafeBytes { write($0) } } else { write(nil) }
     return line
+  }
+}
+
+/// A session reference carried through another thread back to the session's own loop.
+private final class SessionOnLoop: @unchecked Sendable {
+  // Unchecked: created on the session's loop and read only in tasks run on that loop.
+  weak var session: Session?
+
+  init(_ session: Session) {
+    self.session = session
   }
 }

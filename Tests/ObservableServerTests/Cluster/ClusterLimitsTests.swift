@@ -17,6 +17,15 @@ final class ClusterLimitsTests: XCTestCase {
       XCTAssertEqual(error?["code"] as? String, "limit_exceeded", "retain \(retain)")
       XCTAssertTrue((error?["message"] as? String ?? "").contains("max_payload"))
     }
+    // Replies keep the order of requests, though JetStream answers the first one later.
+    try client.send(
+      #"{"op":"publish","stream":"kept","value":1,"retain":true,"id":"r"}"# + "\n"
+        + #"{"op":"ping","id":"p"}"#)
+    let first = try client.readReply(timeout: .seconds(15))
+    let second = try client.readReply()
+    XCTAssertEqual(first["id"] as? String, "r", "\(first)")
+    XCTAssertEqual(first["ok"] as? Bool, true, "\(first)")
+    XCTAssertEqual(second["id"] as? String, "p")
     let small = try client.request(#"{"op":"publish","stream":"big","value":"ok"}"#)
     XCTAssertEqual(small["ok"] as? Bool, true, "the NATS connection survived: \(small)")
     let line = try client.request(#"{"op":"list"}"#)
