@@ -13,6 +13,22 @@ extension ClusterLink {
     guard let loop else {
       return completion(.failure(ProtocolError(.unavailable, "the cluster link is not running")))
     }
+    let size = value.count
+    let admitted = state.withLock { state in
+      guard state.pendingStoreBytes + size <= Self.pendingStoreLimit else { return false }
+      state.pendingStoreBytes += size
+      return true
+    }
+    guard admitted else {
+      return completion(
+        .failure(
+          ProtocolError(
+            .unavailable, "too many retained values are waiting for JetStream; try again later")))
+    }
+    let completion: @Sendable (Result<Int, ProtocolError>) -> Void = { [self] result in
+      state.withLock { $0.pendingStoreBytes -= size }
+      completion(result)
+    }
     let deadline = ContinuousClock.now + configuration.storeTimeout
     loop.execute { [self] in
       storesStarted += 1

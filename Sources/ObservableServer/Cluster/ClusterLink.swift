@@ -25,6 +25,10 @@ final class ClusterLink: ReadinessHandler, @unchecked Sendable {
   /// Bytes that may wait for a slow NATS server before values for other nodes are dropped.
   static let outboundLimit = 8 << 20
 
+  /// Bytes of retained values that may wait for JetStream at once, over all clients: while it
+  /// has no leader, retained publishes cannot pile up without bound.
+  static let pendingStoreLimit = 64 << 20
+
   /// The current server's `max_payload`, read on every clustered publish without the lock.
   let maxPayload = Atomic<Int>(1_048_576)
 

@@ -14,6 +14,9 @@ struct ClusterState {
   var flushScheduled = false
   /// Bytes written but not yet taken by the socket, kept here so publishers can bound them.
   var unsentBytes = 0
+  /// Bytes of retained values waiting for JetStream, bounded by
+  /// ``ClusterLink/pendingStoreLimit``.
+  var pendingStoreBytes = 0
   /// What the link has done, for `stats`.
   var counters = ClusterCounters()
   /// The topic published to last and its subject, which a publisher mostly uses again.

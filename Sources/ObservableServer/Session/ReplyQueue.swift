@@ -16,12 +16,20 @@ struct ReplyQueue {
   /// Bytes held in `slots`.
   private(set) var heldBytes = 0
 
+  /// How many replies the cluster may owe one connection: each holds a value until JetStream
+  /// answers, so a client cannot make the server hold more than this many.
+  static let owedLimit = 256
+
   /// Whether replies go straight out.
   var isEmpty: Bool { slots.isEmpty }
+
+  /// Replies the cluster owes.
+  private(set) var owed = 0
 
   /// Reserves the place of a reply that comes later; returns its ticket.
   mutating func reserve() -> Int {
     slots.append(nil)
+    owed += 1
     return firstTicket + slots.count - 1
   }
 
@@ -36,6 +44,7 @@ struct ReplyQueue {
     let index = ticket - firstTicket
     guard slots.indices.contains(index), slots[index] == nil else { return [] }
     slots[index] = reply
+    owed -= 1
     heldBytes += reply.count
     var ready: [UInt8] = []
     var taken = 0

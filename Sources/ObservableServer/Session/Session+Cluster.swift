@@ -13,6 +13,11 @@ extension Session {
       clusteredName = name
     }
     guard request.retain else { return false }
+    guard replyQueue.owed < ReplyQueue.owedLimit else {
+      throw ProtocolError(
+        .limitExceeded,
+        "at most \(ReplyQueue.owedLimit) retained publishes may wait for the cluster at once")
+    }
     let id = request.id.map { Array($0) }
     let op = request.op
     let later = laterReply()

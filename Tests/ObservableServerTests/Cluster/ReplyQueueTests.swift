@@ -10,7 +10,9 @@ final class ReplyQueueTests: XCTestCase {
     queue.hold(Array("a".utf8))
     let second = queue.reserve()
     queue.hold(Array("b".utf8))
+    XCTAssertEqual(queue.owed, 2)
     XCTAssertEqual(queue.fill(second, with: Array("2".utf8)), [], "the first is still owed")
+    XCTAssertEqual(queue.owed, 1)
     XCTAssertEqual(
       String(decoding: queue.fill(first, with: Array("1".utf8)), as: UTF8.self), "1a2b")
     XCTAssertTrue(queue.isEmpty)
