@@ -77,6 +77,16 @@ final class ClusterFlowTests: XCTestCase {
     XCTAssertEqual(try pattern.nextValue("door.b", sub: "door.*") as? Int, 20)
     try publisher.request(#"{"op":"publish","stream":"door.b","value":21}"#)
     XCTAssertEqual(try pattern.nextValue("door.b", sub: "door.*") as? Int, 21)
+
+    // Cleared on one node, gone for new subscribers on every node.
+    let cleared = try publisher.request(#"{"op":"clear","stream":"door.a"}"#)
+    XCTAssertEqual(cleared["cleared"] as? Bool, true, "\(cleared)")
+    let late = try nodeC.client()
+    try late.request(#"{"op":"subscribe","stream":"door.a"}"#)
+    let first = try late.waitForFlow(from: publisher, stream: "door.a")
+    XCTAssertTrue(isWarmUp(first), "a cleared value came: \(first)")
+    let list = try late.request(#"{"op":"list","stream":"door.a"}"#)
+    XCTAssertEqual((list["streams"] as? [[String: Any]])?.first?["local_only"] as? Bool, false)
   }
 
   func testKilledNodeLeavesOtherNodesWorking() throws {

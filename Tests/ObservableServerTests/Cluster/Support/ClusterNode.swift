@@ -47,17 +47,20 @@ extension LineClient {
   }
 
   /// Publishes warm-up values on `client` until this client receives one, so that the NATS
-  /// subscriptions of both nodes are in place; returns how many were sent.
+  /// subscriptions of both nodes are in place; returns the first value received.
+  @discardableResult
   func waitForFlow(
     from publisher: LineClient, stream: String, sub: String? = nil,
     timeout: Duration = .seconds(10)
-  ) throws {
+  ) throws -> Any {
     let deadline = ContinuousClock.now + timeout
     var sent = 0
     while ContinuousClock.now < deadline {
       sent += 1
       try publisher.request(#"{"op":"publish","stream":"\#(stream)","value":"warm-up"}"#)
-      if (try? nextValue(stream, sub: sub, timeout: .milliseconds(200))) != nil { return }
+      if let value = try? nextValue(stream, sub: sub, timeout: .milliseconds(200)) {
+        return value as Any
+      }
     }
     throw ClusterTestFailure("no value crossed the cluster in \(timeout) after \(sent) tries")
   }
