@@ -63,6 +63,15 @@ extension ClusterLink {
     if wake { loop?.execute { [self] in flush() } }
   }
 
+  /// Queues a flush on the loop unless one is queued; for callers holding no lock.
+  func scheduleFlush() {
+    let needed = state.withLock { state in
+      defer { state.flushScheduled = true }
+      return !state.flushScheduled
+    }
+    if needed { loop?.execute { [self] in flush() } }
+  }
+
   /// Refuses a value whose delivery line would pass the NATS servers' `max_payload`, before
   /// it is delivered anywhere: NATS closes a connection that sends one.
   func checkSize(lineBytes: Int) throws(ProtocolError) {

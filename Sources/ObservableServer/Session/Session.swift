@@ -189,10 +189,7 @@ final class Session {
   private func list(_ request: Request) throws(ProtocolError) {
     let page = try context.registry.listPage(
       matching: request.stream, after: request.after, limit: StreamListEncoder.pageSize)
-    let localOnly = context.registry.cluster.map { link in
-      let connected = link.isConnected
-      return { (kind: StreamKind) in kind != .topic || !connected }
-    }
+    let localOnly = localOnlyStreams()
     ok(request) {
       StreamListEncoder.append(page.streams, next: page.next, localOnly: localOnly, to: &$0)
     }
