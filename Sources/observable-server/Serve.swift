@@ -1,6 +1,4 @@
 import ArgumentParser
-import Dispatch
-import Foundation
 import Logging
 import ObservableServer
 

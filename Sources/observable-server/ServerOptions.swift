@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import Glibc
 import Logging
 import ObservableServer
 
@@ -165,13 +165,17 @@ struct ServerOptions: ParsableArguments {
 
   private func resolvedToken() throws -> String? {
     guard let tokenFile else {
-      return token ?? ProcessInfo.processInfo.environment["OBSERVABLE_SERVER_TOKEN"]
+      return token ?? getenv("OBSERVABLE_SERVER_TOKEN").map { String(cString: $0) }
     }
-    guard let contents = try? String(contentsOfFile: tokenFile, encoding: .utf8) else {
+    do {
+      return try TokenFile.token(at: tokenFile)
+    } catch .unreadable {
       throw ValidationError("--token-file \(tokenFile): cannot be read")
+    } catch .tooLarge {
+      throw ValidationError(
+        "--token-file \(tokenFile): larger than \(TokenFile.byteLimit / 1024) KiB")
+    } catch .empty {
+      throw ValidationError("--token-file \(tokenFile): empty")
     }
-    let line = contents.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-    guard !line.isEmpty else { throw ValidationError("--token-file \(tokenFile): empty") }
-    return line
   }
 }

@@ -8,17 +8,39 @@ final class NATSClusterProcesses {
   let nodes: [NATSServerProcess]
 
   /// Starts the cluster and waits until every node accepts clients.
+  ///
+  /// A free port can be taken by another process before a node binds it, and the node then
+  /// exits at once: the whole cluster is started again on other ports, up to three times.
   init(_ test: XCTestCase) throws {
     try XCTSkipUnless(
       NATSServerProcess.isInstalled, "nats-server is not installed (apt-get install nats-server)")
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("nats-cluster-\(UUID().uuidString)")
-    test.addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
-    let clientPorts = try (0..<3).map { _ in try freeLoopbackPort() }
-    let routePorts = try (0..<3).map { _ in try freeLoopbackPort() }
+    var failure = ""
+    for _ in 0..<3 {
+      let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("nats-cluster-\(UUID().uuidString)")
+      test.addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+      let nodes = try Self.start(in: directory, test)
+      if let silent = nodes.first(where: { !$0.waitUntilAccepting(timeout: .seconds(10)) }) {
+        failure = silent.log
+        for node in nodes { node.stop() }
+        continue
+      }
+      self.nodes = nodes
+      return
+    }
+    throw NATSTestFailure("a cluster node did not start three times; the last log:\n\(failure)")
+  }
+
+  /// Starts three clustered nodes on six distinct free ports.
+  private static func start(in directory: URL, _ test: XCTestCase) throws -> [NATSServerProcess] {
+    var ports: [UInt16] = []
+    while ports.count < 6 {
+      let port = try freeLoopbackPort()
+      if !ports.contains(port) { ports.append(port) }
+    }
+    let (clientPorts, routePorts) = (ports[0..<3], Array(ports[3..<6]))
     let routes = routePorts.map { "nats-route://127.0.0.1:\($0)" }.joined(separator: ", ")
-    var nodes: [NATSServerProcess] = []
-    for index in 0..<3 {
+    return try (0..<3).map { index in
       let name = "n\(index + 1)"
       let configuration = """
         server_name: \(name)
@@ -27,13 +49,10 @@ final class NATSClusterProcesses {
         cluster { name: obs, listen: 127.0.0.1:\(routePorts[index]), routes: [\(routes)] }
         """
       let node = try NATSServerProcess(
-        name: name, port: clientPorts[index], configuration: configuration, directory: directory)
+        name: name, port: clientPorts[clientPorts.startIndex + index],
+        configuration: configuration, directory: directory)
       test.addTeardownBlock { node.stop() }
-      nodes.append(node)
-    }
-    self.nodes = nodes
-    for node in nodes where !node.waitUntilAccepting(timeout: .seconds(10)) {
-      throw NATSTestFailure("a cluster node did not start:\n\(node.log)")
+      return node
     }
   }
 

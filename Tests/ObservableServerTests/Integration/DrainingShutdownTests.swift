@@ -12,7 +12,9 @@ struct DrainingShutdownTests {
   @Test func aFloodedServerEndsEveryConnectionCleanlyAtSigterm() throws {
     let port = try freeLoopbackPort()
     let server = try ServerProcess(arguments: [
-      "--listen", "127.0.0.1:\(port)", "--log-level", "warning",
+      // Python clients on a loaded machine can take more than the default second to read to
+      // the end and close; the grace bounds the shutdown, and the test checks that bound.
+      "--listen", "127.0.0.1:\(port)", "--log-level", "warning", "--shutdown-grace", "5",
     ])
     #expect(eventually { (try? LineClient(port: port)) != nil })
     let flood = Process()
@@ -32,8 +34,9 @@ struct DrainingShutdownTests {
     #expect(lines.next(timeout: .seconds(20)) == "ready")
     let stopping = ContinuousClock.now
     server.signal(SIGTERM)
-    #expect(server.waitForExit(timeout: .seconds(5)) == 0, "\(server.output)")
-    #expect(ContinuousClock.now - stopping < .seconds(2), "the README promises 2 s")
+    #expect(server.waitUntilExited(timeout: .seconds(8)))
+    #expect(ContinuousClock.now - stopping < .seconds(6), "the README promises the grace + 1 s")
+    #expect(server.waitForExit(timeout: .seconds(1)) == 0, "\(server.output)")
     let report = try #require(lines.next(timeout: .seconds(20)))
     let parsed = try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Int]
     let result = try #require(parsed, "\(report)")

@@ -83,6 +83,14 @@ final class ServerProcess: @unchecked Sendable {
     return port
   }
 
+  /// Waits until the process has exited, without waiting for the end of its output.
+  ///
+  /// Time a shutdown with this: a process another test spawns meanwhile can inherit the
+  /// write end of the output pipe, and then the pipe ends only when that process does.
+  func waitUntilExited(timeout: Duration) -> Bool {
+    eventually(timeout: timeout) { !process.isRunning }
+  }
+
   /// The process's resident set size in bytes, from /proc.
   var residentBytes: Int? {
     guard

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Fails unless a release observable-server is small and self-contained: stripped, at most
+# 20 MB (20,000,000 bytes); needing no shared library from a Swift toolchain (libswiftCore,
+# libFoundation, libdispatch...) or ICU; and with no Foundation or ICU code linked in
+# statically either (the server uses FoundationEssentials through swift-argument-parser, and
+# nothing of Foundation proper, whose ICU data alone is about 30 MB).
+#
+#   Docker/check-release-binary.sh path/to/observable-server
+#
+# The symbols are read from path/to/observable-server.debug when it exists (what
+# Docker/build-release.sh leaves beside the stripped binary), else from the binary itself.
+set -euo pipefail
+
+binary=${1:?usage: check-release-binary.sh path/to/observable-server}
+limit=20000000
+work=$(mktemp -d)
+trap 'rm -rf -- "$work"' EXIT
+failed=0
+
+# The size of the binary as it ships, whether or not it was stripped already.
+strip --strip-all -o "$work/stripped" -- "$binary"
+size=$(stat -c %s -- "$work/stripped")
+echo "stripped size: $size bytes (limit $limit)"
+if ((size > limit)); then
+  echo "FAIL: the stripped binary is over 20 MB" >&2
+  failed=1
+fi
+
+ldd -- "$binary" >"$work/ldd"
+toolchain_libraries='lib(swift[A-Za-z_]*|_?Foundation[A-Za-z_]*|dispatch|BlocksRuntime|icu[a-z]*)\.so'
+if grep -E "$toolchain_libraries" "$work/ldd" >&2; then
+  echo "FAIL: the binary needs the shared libraries above from a Swift toolchain or ICU" >&2
+  failed=1
+fi
+
+symbols=$binary
+[[ -f $binary.debug ]] && symbols=$binary.debug
+nm -- "$symbols" >"$work/nm" 2>/dev/null || true
+if [[ ! -s $work/nm ]]; then
+  echo "FAIL: $symbols has no symbols to check for Foundation and ICU" >&2
+  failed=1
+fi
+# Foundation's and FoundationInternationalization's Swift symbols, ICU's C++ namespace
+# (icu_76::...) and its data blob (icudt76_dat).
+linked=$(grep -cE ' (\$s10Foundation|\$s30FoundationInternationalization|_ZN6icu_[0-9]+|icudt[0-9]+_dat)' "$work/nm" || true)
+echo "Foundation and ICU symbols: $linked"
+if ((linked > 0)); then
+  echo "FAIL: Foundation or ICU is linked in" >&2
+  failed=1
+fi
+
+if ((failed)); then exit 1; fi
+echo "release binary: small and free of Foundation and ICU"
