@@ -94,19 +94,27 @@ extension ClusterLink {
     return inbound
   }
 
-  /// The `cluster` object of `stats`.
-  func statusJSON() -> String {
-    let (connected, server, counters, sessionCounters, interests) = state.withLock {
+  /// The link's state and counters at one moment, for `stats` and `/metrics`.
+  func status() -> (
+    connected: Bool, server: String, counters: ClusterCounters, reconnects: Int,
+    subscriptions: Int
+  ) {
+    state.withLock {
       (
         $0.session.state == .connected, $0.session.servers.current.map { "\($0)" } ?? "",
-        $0.counters, $0.session.counters, $0.interests.count
+        $0.counters, max($0.session.counters.connections - 1, 0), $0.interests.count
       )
     }
+  }
+
+  /// The `cluster` object of `stats`.
+  func statusJSON() -> String {
+    let (connected, server, counters, reconnects, interests) = status()
     let fields: [(String, Int)] = [
       ("values_in", counters.valuesIn), ("values_out", counters.valuesOut),
       ("values_dropped", counters.valuesDropped), ("values_rejected", counters.valuesRejected),
       ("retained_stored", counters.retainedStored), ("retained_failed", counters.retainedFailed),
-      ("reconnects", max(sessionCounters.connections - 1, 0)),
+      ("reconnects", reconnects),
       ("disconnects", counters.disconnects), ("subscriptions", interests),
     ]
     return "{\"connected\":\(connected),\"server\":\"\(connected ? server : "")\","

@@ -89,7 +89,7 @@ public final class ObservableServer: Sendable {
       socket.servesHTTP
       ? HTTPRouter(
         allowOrigins: configuration.allowOrigins, counters: counters,
-        isServing: { admission.isAccepting })
+        isServing: { admission.isAccepting }, cluster: registry.cluster)
       : nil
     return Listener(
       descriptor: socket.descriptor, label: socket.label, unixPath: socket.unixPath,

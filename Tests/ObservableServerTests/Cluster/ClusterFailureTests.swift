@@ -7,7 +7,9 @@ import XCTest
 final class ClusterFailureTests: XCTestCase {
   func testNodeReconnectsToAnotherNATSServerWhenItsOwnDies() throws {
     let nats = try NATSClusterFixture(self)
-    let nodeA = try ClusterNode(self, urls: [nats.url(0)])
+    let httpPort = try freeLoopbackPort()
+    let nodeA = try ClusterNode(
+      self, urls: [nats.url(0)], extra: ["--http", "127.0.0.1:\(httpPort)"])
     let nodeB = try ClusterNode(self, urls: [nats.url(1)])
     let publisher = try nodeA.client()
     let subscriber = try nodeB.client()
@@ -27,6 +29,11 @@ final class ClusterFailureTests: XCTestCase {
     XCTAssertEqual(cluster?["connected"] as? Bool, true)
     XCTAssertGreaterThanOrEqual(cluster?["reconnects"] as? Int ?? 0, 1)
     XCTAssertNotEqual(cluster?["server"] as? String, nats.url(0))
+    let metrics = try metricsText(port: httpPort)
+    XCTAssertTrue(metrics.contains("observable_server_cluster_connected 1\n"), metrics)
+    XCTAssertNotNil(
+      metrics.range(
+        of: #"observable_server_cluster_reconnects_total [1-9]"#, options: .regularExpression))
   }
 
   func testRetainedPublishAfterLeaderDiesSucceedsOrFailsButNeverHangs() throws {
@@ -57,5 +64,18 @@ final class ClusterFailureTests: XCTestCase {
       stored = retry["ok"] as? Bool == true
     }
     XCTAssertTrue(stored, "no retained publish succeeded after the election")
+  }
+
+  /// The `/metrics` page of a node, through curl, bounded in time.
+  private func metricsText(port: UInt16) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+    process.arguments = ["-s", "-m", "5", "http://127.0.0.1:\(port)/metrics"]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
   }
 }
