@@ -36,6 +36,24 @@ final class ClusterFailureTests: XCTestCase {
         of: #"observable_server_cluster_reconnects_total [1-9]"#, options: .regularExpression))
   }
 
+  func testSilentNATSServerIsDetectedByPingsAndReplaced() throws {
+    let nats = try NATSClusterFixture(self)
+    let nodeA = try ClusterNode(self, urls: [nats.url(0)])
+    let nodeB = try ClusterNode(self, urls: [nats.url(1)])
+    let publisher = try nodeA.client()
+    let subscriber = try nodeB.client()
+    try subscriber.request(#"{"op":"subscribe","stream":"feed"}"#)
+    try subscriber.waitForFlow(from: publisher, stream: "feed")
+
+    // A stopped process keeps its sockets open: only unanswered pings (2 s apart, two missed)
+    // show it is gone.
+    let stopped = ContinuousClock.now
+    nats.signal(0, SIGSTOP)
+    try subscriber.waitForFlow(from: publisher, stream: "feed", timeout: .seconds(15))
+    XCTAssertLessThan(ContinuousClock.now - stopped, .seconds(10))
+    XCTAssertTrue(nodeA.process.output.contains("stopped answering PING"), nodeA.process.output)
+  }
+
   func testRetainedPublishAfterLeaderDiesSucceedsOrFailsButNeverHangs() throws {
     let nats = try NATSClusterFixture(self)
     let nodes = try (0..<3).map { try ClusterNode(self, urls: [nats.url($0)]) }
