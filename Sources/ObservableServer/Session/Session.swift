@@ -26,14 +26,15 @@ final class Session {
   func handle(_ line: UnsafeRawBufferPointer) -> Bool {
     // After a wrong token nothing more is read; the rest of the input is dropped.
     guard !closing else { return false }
+    let publish = PublishShape.parts(of: line)
+    if let publish, authenticated, batch.append(publish, continuing: lastTopic, scratch: scratch) {
+      if batch.isFull { publishBatched() }
+      return true
+    }
     do throws(RequestRejection) {
+      if let publish { return try performRejecting(publish.request) }
       return try RequestParser.parse(line) { request throws(RequestRejection) in
-        do throws(ProtocolError) {
-          return try perform(request)
-        } catch {
-          throw RequestRejection(
-            op: request.op.rawValue, id: request.id.map { Array($0) }, error: error)
-        }
+        try performRejecting(request)
       }
     } catch {
       reject(op: error.op, id: error.id, error.error)
@@ -42,6 +43,15 @@ final class Session {
         return false
       }
       return true
+    }
+  }
+
+  private func performRejecting(_ request: Request) throws(RequestRejection) -> Bool {
+    do throws(ProtocolError) {
+      return try perform(request)
+    } catch {
+      throw RequestRejection(
+        op: request.op.rawValue, id: request.id.map { Array($0) }, error: error)
     }
   }
 
