@@ -94,7 +94,7 @@ final class Session {
     }
     replies.reserveCapacity(one.count * count)
     one.withUnsafeBytes { line in
-      for _ in 0..<count { replies.append(contentsOf: line) }
+      for _ in 0..<count { replies.append(bytes: line) }
     }
     output.send(replies)
     replies.removeAll(keepingCapacity: true)
@@ -241,7 +241,11 @@ final class Session {
   /// The topic this connection published to last, which it most likely publishes to next.
   private var lastTopic: Topic?
   /// Publishes to `lastTopic` waiting for the end of the read.
-  private var batch = PublishBatch()
+  private var batch: PublishBatch {
+    unsafeAddress { UnsafePointer(batchSlot.pointer) }
+    unsafeMutableAddress { batchSlot.pointer }
+  }
+  private let batchSlot = PublishBatchSlot()
   var authenticated: Bool
   /// Set once a wrong token was sent: the connection closes after the error reply.
   var closing = false
