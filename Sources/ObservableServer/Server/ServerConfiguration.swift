@@ -42,6 +42,11 @@ public struct ServerConfiguration: Sendable {
   public var maxSubscriptions = 10_000
   /// How many bytes all retained values together may take.
   public var maxRetainedBytes = 64 << 20
+  /// The zlib level (0 to 9) of connections that send `compress`: 1 is fastest, 9 smallest.
+  public var deflateLevel = DeflateCompressor.defaultLevel
+  /// Whether compressed connections end every line with a sync flush, instead of every write;
+  /// costs bytes and CPU, and is there to measure that cost.
+  public var deflateFlushesEachLine = false
   /// How long shutdown waits for connections to take what was queued for them and close.
   public var shutdownGrace: Duration = .seconds(1)
   /// How long an exec process gets after `SIGTERM` before `SIGKILL`.
