@@ -1,0 +1,28 @@
+/// Fan-out with compressed subscribers (`--transport deflate`): each sends `compress` once it is
+/// subscribed, so the server deflates every value once per subscriber, and the benchmark
+/// inflates it again.
+extension FanOutScenario {
+  /// Asks every subscriber's connection for deflate and waits for every reply, after which
+  /// each connection inflates what it reads.
+  static func startCompression(_ subscribers: [ClientConnection], deadline: Deadline)
+    throws(BenchError)
+  {
+    try Handshake.run(subscribers, deadline: deadline) { _ in
+      #"{"op":"compress","algorithm":"deflate"}"#
+    }
+    for subscriber in subscribers { try subscriber.startInflating() }
+  }
+
+  /// The subscribers' inflated bytes over the bytes they read, or `nil` when they read plain
+  /// lines.
+  static func compressionRatio(_ subscribers: [ClientConnection]) -> Double? {
+    var plain = 0
+    var wire = 0
+    for subscriber in subscribers {
+      guard let inflated = subscriber.plainBytesRead else { return nil }
+      plain += inflated
+      wire += subscriber.bytesRead
+    }
+    return wire > 0 ? Double(plain) / Double(wire) : nil
+  }
+}
