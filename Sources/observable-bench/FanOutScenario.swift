@@ -245,11 +245,13 @@ struct FanOutScenario: Scenario {
       if timedOut { problems.append("timed out") }
       let count = configuration.subscribers
       let ratio = FanOutScenario.compressionRatio(subscribers)
+      let cost = cpu.serverSeconds.map { $0 * 1e9 / Double(max(delivered, 1)) }
       return ResultRow(
         scenario: name, parameter: parameter,
         result: "\(Format.rate(deliveredRate)) msgs/s delivered (lost \(lost), dup \(duplicated)),"
           + " \(Format.rate(publishRate)) published/s, \(Format.decimal(megabytes)) MB/s"
-          + (ratio.map { ", compressed \(Format.decimal($0)):1" } ?? ""),
+          + (ratio.map { ", compressed \(Format.decimal($0)):1" } ?? "")
+          + (cost.map { ", server \(Format.decimal($0)) ns/msg" } ?? ""),
         problems: problems,
         cpu: cpu,
         metrics: [
@@ -264,6 +266,7 @@ struct FanOutScenario: Scenario {
             ? Double(subscribers.reduce(0) { $0 + $1.bytesRead }) / elapsed / 1e6 : 0,
           "p50_us": latency.microseconds(at: 50), "p99_us": latency.microseconds(at: 99),
           "max_us": Double(latency.max) / 1000, "compression_ratio": ratio ?? 1,
+          "server_ns_per_msg": cost ?? 0,
         ])
     }
   }

@@ -7,7 +7,7 @@ final class WireCompression {
   /// Starts both streams; the server's replies and values are compressed at zlib `level`, and
   /// sync-flushed after every line when `flushesEachLine`, else after every write batch.
   init(
-    level: Int = DeflateCompressor.defaultLevel, flushesEachLine: Bool = false
+    level: Int = 1, flushesEachLine: Bool = false
   ) throws(CompressionError) {
     compressor = try DeflateCompressor(level: level)
     decompressor = try InflateDecompressor()
