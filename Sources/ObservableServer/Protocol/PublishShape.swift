@@ -7,6 +7,9 @@
 /// the same result.
 enum PublishShape {
   private static let prefix: StaticString = #"{"op":"publish","stream":""#
+  /// The start of `prefix` that a delivery line does not share: from the key after it to the
+  /// closing brace, the request reads `"stream":"NAME","value":V}`, exactly as its delivery.
+  private static let opMember: StaticString = #"{"op":"publish","#
   private static let middle: StaticString = #"","value":"#
 
   /// The name and value of a line of this shape, both pointing into the line.
@@ -15,6 +18,9 @@ enum PublishShape {
     let name: UnsafeRawBufferPointer
     /// The raw, validated JSON value.
     let value: UnsafeRawBufferPointer
+    /// The line from `"stream"` to its closing brace: the delivery line of this publish
+    /// without its opening brace and newline.
+    let deliveryBody: UnsafeRawBufferPointer
 
     /// The request these parts stand for.
     var request: Request {
@@ -46,7 +52,9 @@ enum PublishShape {
     let value = UnsafeRawBufferPointer(rebasing: line[(nameEnd + middleCount)..<(line.count - 1)])
     guard let scanned = try? JSONScanner.scanValue(value), scanned.range == 0..<value.count
     else { return nil }
-    return Parts(name: UnsafeRawBufferPointer(rebasing: line[prefixCount..<nameEnd]), value: value)
+    return Parts(
+      name: UnsafeRawBufferPointer(rebasing: line[prefixCount..<nameEnd]), value: value,
+      deliveryBody: UnsafeRawBufferPointer(rebasing: line[opMember.utf8CodeUnitCount...]))
   }
 
   private static func isNameByte(_ byte: UInt8) -> Bool {

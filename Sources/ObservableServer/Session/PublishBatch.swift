@@ -1,5 +1,3 @@
-import Glibc
-
 /// Publishes without an `id` to the topic a connection published to last, collected while one
 /// read is handled and delivered together when it ends.
 ///
@@ -58,14 +56,19 @@ struct PublishBatch {
   ) -> Bool {
     guard let stream, publish.name.count == streamBytes.count else { return false }
     let same = streamBytes.withUnsafeBytes {
-      memcmp($0.baseAddress!, publish.name.baseAddress!, $0.count) == 0
+      $0.baseAddress!.bytesEqual(publish.name.baseAddress!, count: $0.count)
     }
     guard same else { return false }
     if isEmpty {
       guard let lastTopic, lastTopic.name == stream else { return false }
       start(stream, storage: &scratch.bytes)
     }
-    append(publish.value)
+    // The request line already holds the delivery line but for its ends: one copy instead
+    // of the prefix, the value and the end copied apart.
+    lines.append(UInt8(ascii: "{"))
+    lines.append(bytes: publish.deliveryBody)
+    lines.append(UInt8(ascii: "\n"))
+    count += 1
     return true
   }
 
