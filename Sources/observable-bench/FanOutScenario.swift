@@ -57,21 +57,6 @@ struct FanOutScenario: Scenario {
     return run.row(cpu: meter.finish(), name: name, parameter: parameter)
   }
 
-  private func connectSubscriber(
-    _ server: ServerUnderTest, readCapacity: Int, deadline: Deadline
-  ) throws(BenchError) -> ClientConnection {
-    guard configuration.transport == .webSocket else {
-      return try ClientConnection(to: server.address, readCapacity: readCapacity)
-    }
-    guard let port = server.httpPort else {
-      throw .unexpected("WebSocket rows need a server the benchmark starts (not --connect)")
-    }
-    let connection = try ClientConnection(
-      to: LoopbackAddress(ipv4Port: port), readCapacity: readCapacity)
-    try connection.upgradeToWebSocket(port: port, deadline: deadline)
-    return connection
-  }
-
   /// The state of one measured run, on the benchmark's one thread.
   private struct Run {
     let configuration: Configuration
