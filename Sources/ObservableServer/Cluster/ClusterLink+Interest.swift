@@ -72,6 +72,12 @@ extension ClusterLink {
     if needed { loop?.execute { [self] in flush() } }
   }
 
+  /// Whether a delivery line of `lineBytes` fits the NATS servers' `max_payload`; a publish
+  /// that does not leaves the batched path for the one that refuses it with an error.
+  func fits(lineBytes: Int) -> Bool {
+    lineBytes <= maxPayload.load(ordering: .relaxed)
+  }
+
   /// Refuses a value whose delivery line would pass the NATS servers' `max_payload`, before
   /// it is delivered anywhere: NATS closes a connection that sends one.
   func checkSize(lineBytes: Int) throws(ProtocolError) {

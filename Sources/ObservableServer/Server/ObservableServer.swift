@@ -78,7 +78,8 @@ public final class ObservableServer: Sendable {
     let settings = ConnectionSettings(
       maxLineBytes: configuration.maxLineBytes, maxQueuedBytes: configuration.maxQueuedBytes,
       webSocketPingInterval: configuration.webSocketPingInterval,
-      httpHeadTimeout: configuration.httpHeadTimeout)
+      httpHeadTimeout: configuration.httpHeadTimeout, deflateLevel: configuration.deflateLevel,
+      deflateFlushesEachLine: configuration.deflateFlushesEachLine)
     let context = SessionContext(
       registry: registry, token: configuration.token, authTimeout: configuration.authTimeout,
       maxSubscriptions: configuration.maxSubscriptions,

@@ -52,7 +52,8 @@ extension Connection {
     }
     let codec: WireCompression
     do {
-      codec = try WireCompression()
+      codec = try WireCompression(
+        level: settings.deflateLevel, flushesEachLine: settings.deflateFlushesEachLine)
     } catch {
       throw ProtocolError(.unsupported, "compression unavailable: \(error)")
     }
