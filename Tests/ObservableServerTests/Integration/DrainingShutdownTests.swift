@@ -14,7 +14,7 @@ struct DrainingShutdownTests {
     let server = try ServerProcess(arguments: [
       // Python clients on a loaded machine can take more than the default second to read to
       // the end and close; the grace bounds the shutdown, and the test checks that bound.
-      "--listen", "127.0.0.1:\(port)", "--log-level", "warning", "--shutdown-grace", "5",
+      "--listen", "127.0.0.1:\(port)", "--log-level", "warning", "--shutdown-grace", "15",
     ])
     #expect(eventually { (try? LineClient(port: port)) != nil })
     let flood = Process()
@@ -34,8 +34,8 @@ struct DrainingShutdownTests {
     #expect(lines.next(timeout: .seconds(20)) == "ready")
     let stopping = ContinuousClock.now
     server.signal(SIGTERM)
-    #expect(server.waitUntilExited(timeout: .seconds(8)))
-    #expect(ContinuousClock.now - stopping < .seconds(6), "the README promises the grace + 1 s")
+    #expect(server.waitUntilExited(timeout: .seconds(20)))
+    #expect(ContinuousClock.now - stopping < .seconds(16), "the README promises the grace + 1 s")
     #expect(server.waitForExit(timeout: .seconds(1)) == 0, "\(server.output)")
     let report = try #require(lines.next(timeout: .seconds(20)))
     let parsed = try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Int]
