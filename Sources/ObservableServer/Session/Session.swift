@@ -208,36 +208,14 @@ final class Session {
     }
   }
 
-  private func compress(_ request: Request) throws(ProtocolError) -> Bool {
-    guard let algorithm = request.algorithm else {
-      throw ProtocolError(.badRequest, "compress needs \"algorithm\"")
-    }
-    guard algorithm == "deflate" else {
-      throw ProtocolError(.unsupported, "the only compression algorithm is deflate")
-    }
-    guard !compressed else { throw ProtocolError(.unsupported, "compression is already on") }
-    guard replyQueue.isEmpty else {
-      throw ProtocolError(.unsupported, "compress waits for the replies the cluster still owes")
-    }
-    // Handed to the connection rather than queued, so nothing can slip in between the reply
-    // and the switch to deflate.
-    reply.removeAll(keepingCapacity: true)
-    ReplyEncoder.ok(op: request.op, id: request.id, to: &reply) {
-      Self.appendStream(algorithm, key: "algorithm", to: &$0)
-    }
-    try output.startCompression(after: reply)
-    compressed = true
-    context.logger.debug("compression on", metadata: ["peer": "\(output.peer)"])
-    return false
-  }
-
   func ok(_ request: Request, fields: (inout [UInt8]) -> Void = { _ in }) {
     reply.removeAll(keepingCapacity: true)
     ReplyEncoder.ok(op: request.op, id: request.id, to: &reply, fields: fields)
     sendReply(reply)
   }
 
-  private static func appendStream(
+  /// Appends `"stream":NAME` (or another key) to a reply being built.
+  static func appendStream(
     _ name: String, key: StaticString = "stream", to out: inout [UInt8]
   ) {
     ReplyEncoder.key(key, to: &out)
@@ -262,9 +240,11 @@ final class Session {
   var authenticated: Bool
   /// Set once a wrong token was sent: the connection closes after the error reply.
   var closing = false
-  private var compressed = false
+  /// Whether `compress` switched the connection to deflate; it cannot be switched back.
+  var compressed = false
   /// With `--cluster`: replies waiting behind one the cluster owes, and the topic checked last.
   var replyQueue = ReplyQueue()
   var clusteredName: String?
-  private var reply: [UInt8] = []
+  /// The reply being built, kept to reuse its capacity.
+  var reply: [UInt8] = []
 }

@@ -164,57 +164,9 @@ final class StreamRegistry: Sendable {
     }
   }
 
-  /// Every stream with its kind and subscriber count, fixed streams first, then topics by name.
-  func list() -> [(name: String, kind: StreamKind, subscribers: Int)] {
-    let fixed = sources.values.sorted { $0.name < $1.name }.map {
-      ($0.name, $0.kind, $0.observerCount)
-    }
-    let topicList = topics.withLock { $0.topics.values.map { $0 } }
-      .map { ($0.name, StreamKind.topic, $0.subscriberCount) }
-      .sorted { $0.0 < $1.0 }
-    return fixed + topicList
-  }
-
   /// Starts the fixed streams' background work on `loop`.
   func start(on loop: EventLoop) {
     for source in sources.values { source.start(on: loop) }
-  }
-
-  /// The streams `filter` names or matches, in the order of ``list()``; all of them when
-  /// `filter` is `nil`. Unlike a pattern subscription, which reaches topics only, a pattern
-  /// filter matches fixed streams too: listing is for finding streams, whatever their kind.
-  /// Topics are found through the trie of names, not by looking at every topic.
-  func list(matching filter: String?) throws(ProtocolError) -> [(
-    name: String, kind: StreamKind, subscribers: Int
-  )] {
-    guard let filter else { return list() }
-    let isPattern = try StreamName.validatePattern(filter)
-    let pattern = TopicPattern(filter)
-    let fixed = sources.values.filter { isPattern ? pattern.matches($0.name) : $0.name == filter }
-      .sorted { $0.name < $1.name }.map { ($0.name, $0.kind, $0.observerCount) }
-    let found = topics.withLock { state in
-      isPattern ? state.topics(matching: filter) : state.topics[filter].map { [$0] } ?? []
-    }
-    let topicList = found.map { ($0.name, StreamKind.topic, $0.subscriberCount) }
-      .sorted { $0.0 < $1.0 }
-    return fixed + topicList
-  }
-
-  /// One page of ``list(matching:)``: at most `limit` streams after the one named `after` in
-  /// list order (fixed streams by name, then topics by name; `after` need not exist), and the
-  /// name to continue after when more remain.
-  func listPage(matching filter: String?, after: String?, limit: Int) throws(ProtocolError) -> (
-    streams: [(name: String, kind: StreamKind, subscribers: Int)], next: String?
-  ) {
-    let all = try list(matching: filter)
-    var start = 0
-    if let after {
-      let afterKey = (sources[after] == nil ? 1 : 0, after)
-      start = all.firstIndex { ($0.kind == .topic ? 1 : 0, $0.name) > afterKey } ?? all.count
-    }
-    let end = min(start + limit, all.count)
-    let page = Array(all[start..<end])
-    return (page, end < all.count ? page.last?.name : nil)
   }
 
   /// How many distinct patterns have subscriptions; the pattern index holds no more.
