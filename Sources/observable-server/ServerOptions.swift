@@ -78,6 +78,13 @@ struct ServerOptions: ParsableArguments {
   @Option(help: "Event loop threads (default: one per core but one, at least one).")
   var threads: Int?
 
+  @Option(
+    name: .customLong("io-uring"),
+    help: ArgumentHelp(
+      "auto: batch the sends of a publish through io_uring when the kernel allows it (default, unless OBSERVABLE_IO_URING=off); off: one send per connection.",
+      valueName: "auto|off"))
+  var ioUring: String?
+
   @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
   var logLevel = "info"
 
@@ -112,6 +119,9 @@ struct ServerOptions: ParsableArguments {
     if token != nil, tokenFile != nil {
       throw ValidationError("--token and --token-file: give one of them")
     }
+    if let ioUring, SendBatching(rawValue: ioUring) == nil {
+      throw ValidationError("--io-uring \(ioUring): expected auto or off")
+    }
     if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
     guard Logger.Level(rawValue: logLevel) != nil else {
       throw ValidationError(
@@ -136,6 +146,9 @@ struct ServerOptions: ParsableArguments {
     configuration.maxRetainedBytes = maxRetainedBytes
     configuration.shutdownGrace = .milliseconds(Int(shutdownGrace * 1000))
     if let threads { configuration.eventLoopCount = threads }
+    if let mode = ioUring.flatMap(SendBatching.init(rawValue:)) {
+      configuration.sendBatching = mode
+    }
     return configuration
   }
 

@@ -44,6 +44,8 @@ public struct ServerConfiguration: Sendable {
   public var maxRetainedBytes = 64 << 20
   /// How long shutdown waits for connections to take what was queued for them and close.
   public var shutdownGrace: Duration = .seconds(1)
+  /// Whether a publish's sends to many connections go to the kernel in io_uring batches.
+  public var sendBatching = SendBatching.fromEnvironment
   /// How long an exec process gets after `SIGTERM` before `SIGKILL`.
   public var execGracePeriod: Duration = .seconds(1)
 
