@@ -3,7 +3,7 @@ import Glibc
 
 /// `--scenario broadcast`, which starts its own servers and prints its own table.
 extension BenchCommand {
-  func runBroadcast(deadline: Deadline) throws {
+  func runBroadcast(secondsEach: Double) throws {
     do {
       guard connect == nil else {
         throw BenchError.refused("--scenario broadcast starts its own servers: drop --connect")
@@ -12,9 +12,9 @@ extension BenchCommand {
       // inherit it for their side.
       try FileLimit.raise(toAtLeast: FileLimit.hardLimit())
       let executable = try ServerExecutable.resolve(
-        explicitPath: server, build: !noBuild, deadline: deadline)
+        explicitPath: server, build: !noBuild, deadline: Deadline(secondsFromNow: secondsEach))
       let report = try BroadcastRun(
-        options: broadcast, observableServer: executable, deadline: deadline
+        options: broadcast, observableServer: executable, secondsEach: secondsEach
       ).execute()
       print(json ? report.json() : report.table())
     } catch let error as BenchError {

@@ -179,11 +179,13 @@ struct BenchCommand: ParsableCommand {
       : ScenarioName.allCases.filter(scenarios.contains)
     // The soak's own length comes on top of --timeout: warm-up, soak, leaving and settling.
     let soakSeconds = selected.contains(.soak) ? duration + min(30, max(5, duration / 10)) + 90 : 0
-    let timeout = self.timeout + soakSeconds
+    // The broadcast gives each server it compares the whole --timeout.
+    let broadcastRuns = selected.contains(.broadcast) ? broadcast.runs : 1
+    let timeout = self.timeout * Double(broadcastRuns) + soakSeconds
     // Ten seconds past the timeout, a stuck run is ended outright.
     ChildProcessGuard.install(hardLimitSeconds: timeout + 10)
     let deadline = Deadline(secondsFromNow: timeout)
-    if selected == [.broadcast] { return try runBroadcast(deadline: deadline) }
+    if selected == [.broadcast] { return try runBroadcast(secondsEach: self.timeout) }
     do {
       // The client's sockets, the few files of its own, and the same for a server it starts.
       let memory = selected.contains(.memory) ? connections : 0

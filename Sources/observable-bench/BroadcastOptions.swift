@@ -21,6 +21,9 @@ struct BroadcastOptions: ParsableArguments {
   @Option(help: "Broadcast: runs of the whole comparison, one after the other.")
   var repeats = 1
 
+  /// How many servers are measured in all, each within `--timeout`.
+  var runs: Int { (parsedPeers?.count ?? 1) * repeats }
+
   /// The peers `--peers` names, in its order; `nil` when one is unknown.
   var parsedPeers: [BroadcastPeer]? {
     let names = peers.split(separator: ",").map(String.init)

@@ -4,7 +4,8 @@ import Glibc
 struct BroadcastRun {
   let options: BroadcastOptions
   let observableServer: String
-  let deadline: Deadline
+  /// How long one server's measurement may take.
+  let secondsEach: Double
 
   /// Measures every peer `repeats` times; a peer that cannot be measured stops the run.
   func execute() throws(BenchError) -> BroadcastReport {
@@ -20,7 +21,7 @@ struct BroadcastRun {
         let scenario = BroadcastScenario(
           peer: peer, subscribers: options.subscribers, broadcasts: options.broadcasts,
           observableServer: observableServer)
-        results.append(try scenario.run(deadline: deadline))
+        results.append(try scenario.run(deadline: Deadline(secondsFromNow: secondsEach)))
       }
     }
     return BroadcastReport(
