@@ -36,7 +36,7 @@ let package = Package(
     .target(
       name: "ObservableServer",
       dependencies: [
-        "IndefiniteObservable", "Locking", "CLinux", "CZlib", "CSystemd", "WebSocket",
+        "IndefiniteObservable", "Locking", "CLinux", "CZlib", "CSystemd", "WebSocket", "NATS",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),

@@ -78,6 +78,19 @@ struct ServerOptions: ParsableArguments {
   @Option(help: "Event loop threads (default: one per core but one, at least one).")
   var threads: Int?
 
+  @Option(
+    name: .customLong("cluster"),
+    help: ArgumentHelp(
+      "Join a cluster through this NATS server: nats://[user:password@|token@]host[:port]. Repeatable; off by default.",
+      valueName: "url"))
+  var cluster: [String] = []
+
+  @Option(help: "The first tokens of the cluster's NATS subjects, shared by its nodes.")
+  var clusterPrefix = "obs"
+
+  @Option(help: "NATS servers that store each retained value (fewer if the cluster is smaller).")
+  var clusterReplicas = 3
+
   @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
   var logLevel = "info"
 
@@ -112,6 +125,7 @@ struct ServerOptions: ParsableArguments {
     if token != nil, tokenFile != nil {
       throw ValidationError("--token and --token-file: give one of them")
     }
+    if !cluster.isEmpty { _ = try clusterConfiguration() }
     if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
     guard Logger.Level(rawValue: logLevel) != nil else {
       throw ValidationError(
@@ -136,7 +150,17 @@ struct ServerOptions: ParsableArguments {
     configuration.maxRetainedBytes = maxRetainedBytes
     configuration.shutdownGrace = .milliseconds(Int(shutdownGrace * 1000))
     if let threads { configuration.eventLoopCount = threads }
+    if !cluster.isEmpty { configuration.cluster = try clusterConfiguration() }
     return configuration
+  }
+
+  private func clusterConfiguration() throws -> ClusterConfiguration {
+    do {
+      return try ClusterConfiguration(
+        urls: cluster, prefix: clusterPrefix, replicas: clusterReplicas)
+    } catch {
+      throw ValidationError(error.description)
+    }
   }
 
   private func resolvedToken() throws -> String? {

@@ -25,4 +25,7 @@ public enum ErrorCode: String, Sendable, CaseIterable {
   case limitExceeded = "limit_exceeded"
   /// A request the server understands but does not support, such as a second `compress`.
   case unsupported = "unsupported"
+  /// The cluster could not do it in time: JetStream could not store or clear a retained
+  /// value (no leader, no NATS connection). Trying again later may succeed.
+  case unavailable = "unavailable"
 }

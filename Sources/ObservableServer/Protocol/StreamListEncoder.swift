@@ -5,10 +5,11 @@ enum StreamListEncoder {
   static let pageSize = 1000
 
   /// Appends `,"streams":[{"name":…,"kind":…,"subscribers":N},…]`, and `,"next":NAME` when
-  /// more streams follow.
+  /// more streams follow. With `localOnly` (a clustered server), each stream also says
+  /// whether its values stay on this node.
   static func append(
     _ streams: [(name: String, kind: StreamKind, subscribers: Int)], next: String?,
-    to out: inout [UInt8]
+    localOnly: ((StreamKind) -> Bool)? = nil, to out: inout [UInt8]
   ) {
     ReplyEncoder.key("streams", to: &out)
     out.append(UInt8(ascii: "["))
@@ -20,6 +21,10 @@ enum StreamListEncoder {
       out.append(contentsOf: stream.kind.rawValue.utf8)
       out.append(contentsOf: #"","subscribers":"#.utf8)
       out.append(decimal: stream.subscribers)
+      if let localOnly {
+        out.append(contentsOf: #","local_only":"#.utf8)
+        out.append(contentsOf: (localOnly(stream.kind) ? "true" : "false").utf8)
+      }
       out.append(UInt8(ascii: "}"))
     }
     out.append(UInt8(ascii: "]"))

@@ -23,8 +23,9 @@ public final class ObservableServer: Sendable {
     self.configuration = configuration
     self.logger = logger
     let counters = ServerCounters()
+    let cluster = configuration.cluster.map { ClusterLink(configuration: $0, logger: logger) }
     var sources: [any StreamSource] = [
-      BuiltinStreams.clock(), BuiltinStreams.stats(counters: counters),
+      BuiltinStreams.clock(), BuiltinStreams.stats(counters: counters, cluster: cluster),
     ]
     for exec in configuration.execStreams {
       sources.append(
@@ -34,7 +35,8 @@ public final class ObservableServer: Sendable {
     }
     self.counters = counters
     registry = StreamRegistry(
-      sources: sources, counters: counters, maxRetainedBytes: configuration.maxRetainedBytes)
+      sources: sources, counters: counters, maxRetainedBytes: configuration.maxRetainedBytes,
+      cluster: cluster)
     admission = Admission(limit: configuration.maxConnections, counters: counters)
     authenticationFailures = AuthenticationFailures(logger: logger)
   }
@@ -56,6 +58,7 @@ public final class ObservableServer: Sendable {
       let sockets = try ListeningSockets.open(configuration)
       parts.sockets = sockets.descriptors
       registry.start(on: parts.acceptLoop)
+      registry.cluster?.start(on: parts.acceptLoop, registry: registry)
       for socket in sockets.entries {
         let listener = makeListener(socket, parts: parts)
         try parts.acceptLoop.submitAndWait { () throws(SystemError) in try listener.open() }
@@ -188,6 +191,7 @@ public final class ObservableServer: Sendable {
         for connection in home.connections.all { connection.closeForShutdown() }
       }
     }
+    registry.cluster?.stop()
     registry.shutdown()
     for home in parts.loops { home.loop.stop() }
     for home in parts.loops { home.loop.join() }

@@ -44,6 +44,9 @@ public struct ServerConfiguration: Sendable {
   public var maxRetainedBytes = 64 << 20
   /// How long shutdown waits for connections to take what was queued for them and close.
   public var shutdownGrace: Duration = .seconds(1)
+  /// The cluster to join through NATS (`--cluster`); `nil` runs the server on its own, with
+  /// no NATS code running at all.
+  public var cluster: ClusterConfiguration?
   /// How long an exec process gets after `SIGTERM` before `SIGKILL`.
   public var execGracePeriod: Duration = .seconds(1)
 

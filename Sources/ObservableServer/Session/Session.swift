@@ -54,7 +54,7 @@ final class Session {
     } else {
       ReplyEncoder.error(op: op, id: nil, error, to: &reply)
     }
-    output.send(reply)
+    sendReply(reply)
   }
 
   /// The input that arrived together has been handled: the publishes batched from it go out.
@@ -86,7 +86,7 @@ final class Session {
     one.withUnsafeBytes { line in
       for _ in 0..<count { replies.append(contentsOf: line) }
     }
-    output.send(replies)
+    sendReply(replies)
     replies.removeAll(keepingCapacity: true)
     scratch.bytes = replies
   }
@@ -124,9 +124,12 @@ final class Session {
     guard let value = request.value else {
       throw ProtocolError(.badRequest, "publish needs \"value\"")
     }
+    if let cluster = context.registry.cluster {
+      if try publishClustered(request, name, value, cluster) { return }
+    }
     // Only replies without an id are alike, and a retained value must be delivered on its own.
     if request.id == nil, !request.retain,
-      batch.isEmpty ? lastTopic?.name == name : batch.stream == name
+      batch.isEmpty ? lastTopic?.name == name || clusteredName == name : batch.stream == name
     {
       if batch.isEmpty { batch.start(name, storage: &scratch.bytes) }
       batch.append(value)
@@ -174,6 +177,7 @@ final class Session {
     guard let name = request.stream else {
       throw ProtocolError(.badRequest, "clear needs \"stream\"")
     }
+    if let cluster = context.registry.cluster { return try clearClustered(request, name, cluster) }
     let cleared = try context.registry.clearRetained(name)
     ok(request) {
       Self.appendStream(name, to: &$0)
@@ -185,7 +189,13 @@ final class Session {
   private func list(_ request: Request) throws(ProtocolError) {
     let page = try context.registry.listPage(
       matching: request.stream, after: request.after, limit: StreamListEncoder.pageSize)
-    ok(request) { StreamListEncoder.append(page.streams, next: page.next, to: &$0) }
+    let localOnly = context.registry.cluster.map { link in
+      let connected = link.isConnected
+      return { (kind: StreamKind) in kind != .topic || !connected }
+    }
+    ok(request) {
+      StreamListEncoder.append(page.streams, next: page.next, localOnly: localOnly, to: &$0)
+    }
   }
 
   private func compress(_ request: Request) throws(ProtocolError) -> Bool {
@@ -196,6 +206,9 @@ final class Session {
       throw ProtocolError(.unsupported, "the only compression algorithm is deflate")
     }
     guard !compressed else { throw ProtocolError(.unsupported, "compression is already on") }
+    guard replyQueue.isEmpty else {
+      throw ProtocolError(.unsupported, "compress waits for the replies the cluster still owes")
+    }
     // Handed to the connection rather than queued, so nothing can slip in between the reply
     // and the switch to deflate.
     reply.removeAll(keepingCapacity: true)
@@ -211,7 +224,7 @@ final class Session {
   func ok(_ request: Request, fields: (inout [UInt8]) -> Void = { _ in }) {
     reply.removeAll(keepingCapacity: true)
     ReplyEncoder.ok(op: request.op, id: request.id, to: &reply, fields: fields)
-    output.send(reply)
+    sendReply(reply)
   }
 
   private static func appendStream(
@@ -224,7 +237,7 @@ final class Session {
   // The connection owns its session and drops it when it closes, so it always outlives it;
   // unowned(unsafe) spares the reference count traffic of `unowned` on every request.
   unowned(unsafe) let output: any SessionOutput
-  private let observer: StreamObserver
+  let observer: StreamObserver
   let context: SessionContext
   private let scratch: PublishScratch
   private var subscriptions: [String: Subscription] = [:]
@@ -236,5 +249,8 @@ final class Session {
   /// Set once a wrong token was sent: the connection closes after the error reply.
   var closing = false
   private var compressed = false
+  /// With `--cluster`: replies waiting behind one the cluster owes, and the topic checked last.
+  var replyQueue = ReplyQueue()
+  var clusteredName: String?
   private var reply: [UInt8] = []
 }

@@ -10,7 +10,15 @@ enum BuiltinStreams {
   }
 
   /// The `stats` stream: the server's counters, once per second.
-  static func stats(counters: ServerCounters) -> PeriodicSource {
-    PeriodicSource(name: "stats", interval: .seconds(1)) { counters.encodedJSON() }
+  static func stats(counters: ServerCounters, cluster: ClusterLink? = nil) -> PeriodicSource {
+    PeriodicSource(name: "stats", interval: .seconds(1)) {
+      var json = counters.encodedJSON()
+      // A clustered server's stats end with the link's state: `,"cluster":{…}}`.
+      if let cluster {
+        json.removeLast()
+        json.append(contentsOf: ",\"cluster\":\(cluster.statusJSON())}".utf8)
+      }
+      return json
+    }
   }
 }

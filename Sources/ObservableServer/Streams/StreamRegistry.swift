@@ -10,8 +10,10 @@ import Locking
 /// pattern or every topic.
 final class StreamRegistry: Sendable {
   init(
-    sources: [any StreamSource], counters: ServerCounters, maxRetainedBytes: Int = 64 << 20
+    sources: [any StreamSource], counters: ServerCounters, maxRetainedBytes: Int = 64 << 20,
+    cluster: ClusterLink? = nil
   ) {
+    self.cluster = cluster
     topics = Locked(TopicTable(budget: RetainedBudget(limit: maxRetainedBytes, counters: counters)))
     self.sources = Dictionary(
       sources.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -22,6 +24,7 @@ final class StreamRegistry: Sendable {
   func stream(named name: String) throws(ProtocolError) -> NamedStream {
     let isPattern = try StreamName.validatePattern(name)
     if let source = sources[name] { return NamedStream(source: source, counters: counters) }
+    if let cluster { return clusteredStream(named: name, isPattern: isPattern, link: cluster) }
     return NamedStream(name: name, counters: counters) { [self] observer in
       let key = SubscriptionKey.next()
       if isPattern {
@@ -104,6 +107,21 @@ final class StreamRegistry: Sendable {
   }
 
   private func deliverOutcome(
+    _ lines: [UInt8],
+    count: Int,
+    to name: String,
+    retain: Bool,
+    lastTopic: inout Topic?
+  ) -> (receivers: Int, refused: Bool) {
+    let outcome = deliverLocally(
+      lines, count: count, to: name, retain: retain, lastTopic: &lastTopic)
+    // The one cost of clustering on this path when it is off: a test of an optional.
+    if let cluster, !outcome.refused { cluster.forward(lines, count: count, topic: name) }
+    return outcome
+  }
+
+  /// Delivers to this node's subscribers only.
+  func deliverLocally(
     _ lines: [UInt8],
     count: Int,
     to name: String,
@@ -209,11 +227,11 @@ final class StreamRegistry: Sendable {
 
   // MARK: Topic structure
 
-  private func attachDirect(_ name: String, _ observer: StreamObserver, key: UInt64) {
+  func attachDirect(_ name: String, _ observer: StreamObserver, key: UInt64) {
     topics.withLock { state in state.topic(name).attach(observer, key: key) }
   }
 
-  private func detachDirect(_ name: String, key: UInt64) {
+  func detachDirect(_ name: String, key: UInt64) {
     topics.withLock { state in
       guard let topic = state.topics[name] else { return }
       topic.detach(key: key)
@@ -221,11 +239,11 @@ final class StreamRegistry: Sendable {
     }
   }
 
-  private func attachPattern(_ pattern: String, _ observer: StreamObserver, key: UInt64) {
+  func attachPattern(_ pattern: String, _ observer: StreamObserver, key: UInt64) {
     topics.withLock { state in state.attach(observer, key: key, pattern: pattern) }
   }
 
-  private func detachPattern(_ pattern: String, key: UInt64) {
+  func detachPattern(_ pattern: String, key: UInt64) {
     topics.withLock { state in state.detach(key: key, pattern: pattern) }
   }
 
@@ -233,9 +251,11 @@ final class StreamRegistry: Sendable {
     topics.withLock { state in state.dropIfUnused(topic) }
   }
 
-  private let sources: [String: any StreamSource]
-  private let counters: ServerCounters
-  private let topics: Locked<TopicTable>
+  let sources: [String: any StreamSource]
+  let counters: ServerCounters
+  let topics: Locked<TopicTable>
+  /// The link to the other nodes, with `--cluster`.
+  let cluster: ClusterLink?
 }
 
 private enum PublishTarget {

@@ -48,6 +48,16 @@ final class Topic: Sendable {
     }
   }
 
+  /// Hands `lines` to the direct subscribers only, as values from another node through the
+  /// NATS subscription to this topic's name; returns how many there were.
+  func deliverDirect(_ lines: [UInt8]) -> Int {
+    state.withLock { state in
+      guard !state.dropped else { return 0 }
+      state.direct.deliver(lines)
+      return state.direct.count
+    }
+  }
+
   /// Forgets the retained value, giving its bytes back; returns whether there was one, or
   /// `nil` when the topic was dropped meanwhile.
   func clearRetained() -> Bool? {

@@ -76,6 +76,19 @@ struct TopicTable {
     return receivers
   }
 
+  /// Hands `lines`, plain lines of the topic `name` from another node, to the subscribers of
+  /// `pattern` only; returns how many there were.
+  mutating func deliverToPattern(_ lines: [UInt8], name: String, pattern: String) -> Int {
+    patterns.update(pattern) { group in
+      guard let group else { return 0 }
+      group.observers.deliver(
+        DeliveryEncoder.relabel(
+          lines, droppingPrefix: DeliveryEncoder.prefixLength(stream: name),
+          adding: DeliveryEncoder.prefix(stream: name, sub: pattern)))
+      return group.observers.count
+    }
+  }
+
   /// The topics `pattern` matches.
   func topics(matching pattern: String) -> [Topic] {
     var found: [Topic] = []

@@ -1,0 +1,51 @@
+import NATS
+
+/// The part of the ``ClusterLink`` that connection threads touch too, behind its lock: the
+/// NATS session (whose outbound buffer publishes append to), the interests and the counters.
+struct ClusterState {
+  /// The NATS connection's protocol state.
+  var session: NATSClientSession
+  /// The NATS subscription of each local name (topic or pattern) and how many local
+  /// subscriptions share it.
+  var interests: [String: (count: Int, sid: UInt64)] = [:]
+  /// What each NATS subscription carries, by sid.
+  var targets: [UInt64: ClusterTarget] = [:]
+  /// Whether a flush is already queued on the loop, so a burst of publishes wakes it once.
+  var flushScheduled = false
+  /// Bytes written but not yet taken by the socket, kept here so publishers can bound them.
+  var unsentBytes = 0
+  /// Bytes of retained values waiting for JetStream, bounded by
+  /// ``ClusterLink/pendingStoreLimit``.
+  var pendingStoreBytes = 0
+  /// What the link has done, for `stats`.
+  var counters = ClusterCounters()
+  /// The topic published to last and its subject, which a publisher mostly uses again.
+  var lastTopic = ""
+  var lastSubject = ""
+}
+
+/// Which local subscribers a NATS subscription stands for.
+enum ClusterTarget: Sendable, Equatable {
+  /// The direct subscribers of a topic.
+  case topic(String)
+  /// The subscribers of a pattern.
+  case pattern(String)
+}
+
+/// The cluster's counters, for `stats` and `/metrics`.
+struct ClusterCounters: Sendable {
+  /// Values delivered here that came from other nodes.
+  var valuesIn = 0
+  /// Values sent to other nodes.
+  var valuesOut = 0
+  /// Values not sent to other nodes: no NATS connection, a slow one, or too large.
+  var valuesDropped = 0
+  /// Messages from NATS that were not valid delivery lines for their subject.
+  var valuesRejected = 0
+  /// Retained values JetStream acknowledged.
+  var retainedStored = 0
+  /// Retained publishes answered `unavailable`.
+  var retainedFailed = 0
+  /// Connections lost, whatever the cause.
+  var disconnects = 0
+}

@@ -1,0 +1,61 @@
+import Foundation
+import XCTest
+
+@testable import ObservableServer
+
+/// NATS servers dying under a cluster of `observable-server` nodes.
+final class ClusterFailureTests: XCTestCase {
+  func testNodeReconnectsToAnotherNATSServerWhenItsOwnDies() throws {
+    let nats = try NATSClusterFixture(self)
+    let nodeA = try ClusterNode(self, urls: [nats.url(0)])
+    let nodeB = try ClusterNode(self, urls: [nats.url(1)])
+    let publisher = try nodeA.client()
+    let subscriber = try nodeB.client()
+    try subscriber.request(#"{"op":"subscribe","stream":"feed"}"#)
+    try subscriber.waitForFlow(from: publisher, stream: "feed")
+
+    let killed = ContinuousClock.now
+    nats.kill(0)
+    // Node A learnt the other servers from INFO's connect_urls and goes on with one of them.
+    try subscriber.waitForFlow(from: publisher, stream: "feed", timeout: .seconds(5))
+    XCTAssertLessThan(ContinuousClock.now - killed, .seconds(5))
+
+    let stats = try publisher.request(#"{"op":"subscribe","stream":"stats"}"#)
+    XCTAssertEqual(stats["ok"] as? Bool, true)
+    let line = try publisher.read(until: { $0["stream"] as? String == "stats" })
+    let cluster = (line["value"] as? [String: Any])?["cluster"] as? [String: Any]
+    XCTAssertEqual(cluster?["connected"] as? Bool, true)
+    XCTAssertGreaterThanOrEqual(cluster?["reconnects"] as? Int ?? 0, 1)
+    XCTAssertNotEqual(cluster?["server"] as? String, nats.url(0))
+  }
+
+  func testRetainedPublishAfterLeaderDiesSucceedsOrFailsButNeverHangs() throws {
+    let nats = try NATSClusterFixture(self)
+    let nodes = try (0..<3).map { try ClusterNode(self, urls: [nats.url($0)]) }
+    let first = try nodes[0].client()
+    let reply = try first.request(
+      #"{"op":"publish","stream":"door","value":1,"retain":true}"#, timeout: .seconds(15))
+    XCTAssertEqual(reply["ok"] as? Bool, true, "\(reply)")
+    guard let leader = nats.streamLeader("OBS_RETAINED") else {
+      return XCTFail("no leader for the retained stream")
+    }
+    nats.kill(leader)
+    let survivor = try nodes[(leader + 1) % 3].client()
+    let started = ContinuousClock.now
+    let after = try survivor.request(
+      #"{"op":"publish","stream":"door","value":2,"retain":true,"id":2}"#, timeout: .seconds(15))
+    XCTAssertLessThan(ContinuousClock.now - started, .seconds(12), "bounded by the store timeout")
+    if after["ok"] as? Bool != true {
+      XCTAssertEqual((after["error"] as? [String: Any])?["code"] as? String, "unavailable")
+    }
+    // Once a new leader is elected, retained publishes succeed again.
+    var stored = after["ok"] as? Bool == true
+    let deadline = ContinuousClock.now + .seconds(15)
+    while !stored && ContinuousClock.now < deadline {
+      let retry = try survivor.request(
+        #"{"op":"publish","stream":"door","value":3,"retain":true}"#, timeout: .seconds(15))
+      stored = retry["ok"] as? Bool == true
+    }
+    XCTAssertTrue(stored, "no retained publish succeeded after the election")
+  }
+}
