@@ -25,8 +25,9 @@ struct BenchCommand: ParsableCommand {
   @Option(
     name: .customLong("scenario"),
     help: ArgumentHelp(
-      "A scenario to run: fan-out, latency, memory, churn, patterns or soak. Repeatable;"
-        + " default: all but patterns and soak, which take longer.",
+      "A scenario to run: fan-out, latency, memory, churn, patterns, soak or broadcast."
+        + " Repeatable; default: all but patterns, soak and broadcast, which take longer"
+        + " (broadcast runs alone).",
       valueName: "name"))
   var scenarios: [ScenarioName] = []
 
@@ -115,6 +116,8 @@ struct BenchCommand: ParsableCommand {
   @Flag(help: "Print one JSON object instead of the table.")
   var json = false
 
+  @OptionGroup var broadcast: BroadcastOptions
+
   func validate() throws {
     guard parsedSubscribers != nil else {
       throw ValidationError("--subscribers \(subscribers): expected positive counts like 1,10,100")
@@ -172,14 +175,17 @@ struct BenchCommand: ParsableCommand {
   func run() throws {
     let selected =
       scenarios.isEmpty
-      ? ScenarioName.allCases.filter { $0 != .patterns && $0 != .soak }
+      ? ScenarioName.allCases.filter { $0 != .patterns && $0 != .soak && $0 != .broadcast }
       : ScenarioName.allCases.filter(scenarios.contains)
     // The soak's own length comes on top of --timeout: warm-up, soak, leaving and settling.
     let soakSeconds = selected.contains(.soak) ? duration + min(30, max(5, duration / 10)) + 90 : 0
-    let timeout = self.timeout + soakSeconds
+    // The broadcast gives each server it compares the whole --timeout.
+    let broadcastRuns = selected.contains(.broadcast) ? broadcast.runs : 1
+    let timeout = self.timeout * Double(broadcastRuns) + soakSeconds
     // Ten seconds past the timeout, a stuck run is ended outright.
     ChildProcessGuard.install(hardLimitSeconds: timeout + 10)
     let deadline = Deadline(secondsFromNow: timeout)
+    if selected == [.broadcast] { return try runBroadcast(secondsEach: self.timeout) }
     do {
       // The client's sockets, the few files of its own, and the same for a server it starts.
       let memory = selected.contains(.memory) ? connections : 0
@@ -263,4 +269,6 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument {
   case churn
   case patterns
   case soak
+  /// Run alone: it starts its own servers, Redis and NATS among them.
+  case broadcast
 }

@@ -18,3 +18,12 @@ enum FileLimit {
     guard setrlimit(resource, &limit) == 0 else { throw .system(call: "setrlimit", code: errno) }
   }
 }
+
+extension FileLimit {
+  /// The hard limit on open files, which an unprivileged process may raise its soft limit to.
+  static func hardLimit() -> Int {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
+    return Int(min(limit.rlim_max, rlim_t(Int32.max)))
+  }
+}

@@ -130,7 +130,7 @@ final class ServerUnderTest {
   private var exited = false
   private static let setpriv = "/usr/bin/setpriv"
 
-  private static func freePort() throws(BenchError) -> UInt16 {
+  static func freePort() throws(BenchError) -> UInt16 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw .system(call: "socket", code: errno) }
     defer { close(fd) }

@@ -90,6 +90,11 @@ struct ServerOptions: ParsableArguments {
 
   @Option(help: "NATS servers that store each retained value (fewer if the cluster is smaller).")
   var clusterReplicas = 3
+    name: .customLong("io-uring"),
+    help: ArgumentHelp(
+      "auto: batch the sends of a publish through io_uring when the kernel allows it (default, unless OBSERVABLE_IO_URING=off); off: one send per connection.",
+      valueName: "auto|off"))
+  var ioUring: String?
 
   @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
   var logLevel = "info"
@@ -126,6 +131,9 @@ struct ServerOptions: ParsableArguments {
       throw ValidationError("--token and --token-file: give one of them")
     }
     if !cluster.isEmpty { _ = try clusterConfiguration() }
+    if let ioUring, SendBatching(rawValue: ioUring) == nil {
+      throw ValidationError("--io-uring \(ioUring): expected auto or off")
+    }
     if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
     guard Logger.Level(rawValue: logLevel) != nil else {
       throw ValidationError(
@@ -151,6 +159,9 @@ struct ServerOptions: ParsableArguments {
     configuration.shutdownGrace = .milliseconds(Int(shutdownGrace * 1000))
     if let threads { configuration.eventLoopCount = threads }
     if !cluster.isEmpty { configuration.cluster = try clusterConfiguration() }
+    if let mode = ioUring.flatMap(SendBatching.init(rawValue:)) {
+      configuration.sendBatching = mode
+    }
     return configuration
   }
 

@@ -7,6 +7,8 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 
+#include "CLinuxSendRing.h"
+
 /// pipe2(fds, O_CLOEXEC): both ends closed on exec, set atomically so that a process spawned
 /// by another thread at the same moment cannot inherit them. Glibc only declares pipe2 under
 /// _GNU_SOURCE, which the Swift module does not define.

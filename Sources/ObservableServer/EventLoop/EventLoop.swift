@@ -14,10 +14,12 @@ final class EventLoop: @unchecked Sendable {
   // Unchecked: members other threads use (`tasks`, `wakeup`, `thread`) are behind locks or
   // immutable; every other member is used on the loop thread only, as each says.
 
-  /// Creates the loop's epoll and wake-up descriptors; call ``start()`` to run it.
-  init(name: String, logger: Logger) throws(SystemError) {
+  /// Creates the loop's epoll and wake-up descriptors; call ``start()`` to run it. With a
+  /// `sendRing`, connections' sends during a turn go out in batches at its end.
+  init(name: String, logger: Logger, sendRing: SendRing? = nil) throws(SystemError) {
     self.name = name
     self.logger = logger
+    self.sendRing = sendRing
     epoll = try blockingSyscall("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
     do {
       wakeup = try blockingSyscall("eventfd") {
@@ -136,6 +138,11 @@ final class EventLoop: @unchecked Sendable {
     timers.cancel(timer)
   }
 
+  /// Gathers the sends of each turn into io_uring batches; `nil` where io_uring is off or
+  /// unavailable, and sockets are written with `send`. Loop thread only: it is handed over
+  /// before the thread starts.
+  let sendRing: SendRing?
+
   /// The loop's reusable read buffer, so idle connections hold no buffer of their own.
   let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
@@ -178,6 +185,7 @@ final class EventLoop: @unchecked Sendable {
       }
       for task in timers.takeDue(at: .now) { task() }
       runTasks()
+      sendRing?.submitQueued()
       for loop in deferredWakeups { loop.wake() }
       deferredWakeups.removeAll(keepingCapacity: true)
     }
@@ -185,7 +193,7 @@ final class EventLoop: @unchecked Sendable {
 
   /// How long `epoll_wait` may sleep: not at all with tasks queued, else until the next timer.
   private func waitMilliseconds() -> Int32 {
-    if tasks.withLock({ !$0.isEmpty }) { return 0 }
+    if tasks.withLock({ !$0.isEmpty }) || sendRing?.hasQueued == true { return 0 }
     guard let deadline = timers.nextDeadline() else { return -1 }
     let remaining = deadline - .now
     guard remaining > .zero else { return 0 }

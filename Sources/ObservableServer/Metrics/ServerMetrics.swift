@@ -72,6 +72,14 @@ enum ServerMetrics {
         "HTTP request heads answered (pages, metrics, health, upgrades, errors after parsing).",
         snapshot.httpRequestsTotal),
       .single(
+        p + "send_batches_total", .counter,
+        "io_uring submissions that carried sends to many clients at once (0 without io_uring).",
+        snapshot.sendBatchesTotal),
+      .single(
+        p + "batched_sends_total", .counter,
+        "Sends made through those submissions instead of one send(2) each.",
+        snapshot.batchedSendsTotal),
+      .single(
         p + "dead_peers_total", .counter,
         "Clients dropped because they acknowledged nothing in time (TCP timeouts, unanswered WebSocket pings).",
         snapshot.deadPeersTotal),

@@ -50,8 +50,13 @@ public final class ObservableServer: Sendable {
     signal(SIGPIPE, SIG_IGN)
     var parts = RunningParts()
     do {
+      var batching = configuration.sendBatching == .auto
+      if !batching { logger.notice("io_uring off; one send per connection through epoll") }
       for index in 0..<configuration.eventLoopCount {
-        let loop = try EventLoop(name: "observable-loop-\(index)", logger: logger)
+        let ring = batching ? openSendRing(first: index == 0) : nil
+        batching = ring != nil
+        let loop = try EventLoop(
+          name: "observable-loop-\(index)", logger: logger, sendRing: ring)
         parts.loops.append(ConnectionLoop(loop: loop))
         try loop.start()
       }
@@ -71,6 +76,20 @@ public final class ObservableServer: Sendable {
     } catch {
       stop(parts)
       throw error
+    }
+  }
+
+  /// A send ring for one loop, or `nil` (said in the log) when io_uring is unavailable.
+  private func openSendRing(first: Bool) -> SendRing? {
+    do {
+      let ring = try SendRing(entries: 4096, counters: counters)
+      if first { logger.notice("sends batched through io_uring") }
+      return ring
+    } catch {
+      logger.notice(
+        "io_uring unavailable; one send per connection through epoll",
+        metadata: ["error": "\(error)"])
+      return nil
     }
   }
 

@@ -47,6 +47,8 @@ public struct ServerConfiguration: Sendable {
   /// The cluster to join through NATS (`--cluster`); `nil` runs the server on its own, with
   /// no NATS code running at all.
   public var cluster: ClusterConfiguration?
+  /// Whether a publish's sends to many connections go to the kernel in io_uring batches.
+  public var sendBatching = SendBatching.fromEnvironment
   /// How long an exec process gets after `SIGTERM` before `SIGKILL`.
   public var execGracePeriod: Duration = .seconds(1)
 

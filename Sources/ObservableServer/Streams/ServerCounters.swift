@@ -26,6 +26,10 @@ final class ServerCounters: Sendable {
     var webSocketConnections = 0
     var webSocketConnectionsTotal = 0
     var httpRequestsTotal = 0
+    /// io_uring submissions of batched sends (one `io_uring_enter` each).
+    var sendBatchesTotal = 0
+    /// Sends made through those submissions.
+    var batchedSendsTotal = 0
   }
 
   private let values = Locked(Snapshot())
@@ -67,6 +71,8 @@ final class ServerCounters: Sendable {
       ("websocket_connections", now.webSocketConnections),
       ("websocket_connections_total", now.webSocketConnectionsTotal),
       ("http_requests_total", now.httpRequestsTotal),
+      ("send_batches_total", now.sendBatchesTotal),
+      ("batched_sends_total", now.batchedSendsTotal),
       ("uptime_s", uptimeSeconds),
     ]
     return Array(("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}").utf8)

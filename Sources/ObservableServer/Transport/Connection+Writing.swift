@@ -2,41 +2,72 @@ import CLinux
 import Glibc
 
 /// The writing side: outbox to framing to compression to socket. Loop thread only.
-extension Connection {
-  /// Writes what the outbox holds until it is empty or the socket is full.
+extension Connection: RingWriter {
+  /// Writes what the outbox holds until it is empty or the socket is full: at the end of the
+  /// loop's turn, in one batch with other connections, when the loop has a send ring.
   func flush() {
-    while !closed {
-      if writeOffset == writing.count {
-        writeOffset = 0
-        takeFromOutbox()
-        if writing.isEmpty {
-          if outbox.finishFlushIfIdle(inFlight: 0) {
-            if peerClosed { return close("closed by peer") }
-            if let finishing { return close(finishing) }
-            if draining { return sendEndOfStream() }
-            watchWritable(false)
-            return
-          }
-          continue
-        }
-      }
+    guard let ring = loop.sendRing else { return writeNow() }
+    ring.enqueue(self)
+  }
+
+  /// Writes what the outbox holds, one `send` at a time, until it is empty or the socket is
+  /// full.
+  func writeNow() {
+    while prepareWrite() {
       let sent = writing.withUnsafeBytes { bytes in
         Result { () throws(SystemError) in
           try SocketCalls.send(descriptor, UnsafeRawBufferPointer(rebasing: bytes[writeOffset...]))
         }
       }
-      switch sent {
-      case .success(.done(let count)):
-        writeOffset += count
-        context.counters.update { $0.bytesOut += count }
-      case .success(.wouldBlock):
-        _ = outbox.finishFlushIfIdle(inFlight: writing.count - writeOffset)
-        watchWritable(true)
-        return
-      case .failure(let error):
-        closeAfter(error, "write failed")
-        return
+      guard wrote(sent) else { return }
+    }
+  }
+
+  /// Readies the next bytes to send, taking them from the outbox once `writing` is all sent;
+  /// when nothing is left, does what the connection waits for (a close, a FIN) or stops
+  /// watching for room, and returns `false`.
+  func prepareWrite() -> Bool {
+    while !closed {
+      guard writeOffset == writing.count else { return true }
+      writeOffset = 0
+      takeFromOutbox()
+      guard writing.isEmpty else { return true }
+      if outbox.finishFlushIfIdle(inFlight: 0) {
+        if peerClosed {
+          close("closed by peer")
+        } else if let finishing {
+          close(finishing)
+        } else if draining {
+          sendEndOfStream()
+        } else {
+          watchWritable(false)
+        }
+        return false
       }
+    }
+    return false
+  }
+
+  /// Calls `body` with the bytes ``prepareWrite()`` readied.
+  func withUnsentBytes<Value>(_ body: (UnsafeRawBufferPointer) -> Value) -> Value {
+    writing.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[writeOffset...])) }
+  }
+
+  /// Takes one send's outcome: keeps the rest of a partial send, watches for room when the
+  /// socket is full, closes after an error. Returns whether to go on writing.
+  func wrote(_ sent: Result<IOResult<Int>, SystemError>) -> Bool {
+    switch sent {
+    case .success(.done(let count)):
+      writeOffset += count
+      context.counters.update { $0.bytesOut += count }
+      return true
+    case .success(.wouldBlock):
+      _ = outbox.finishFlushIfIdle(inFlight: writing.count - writeOffset)
+      watchWritable(true)
+      return false
+    case .failure(let error):
+      closeAfter(error, "write failed")
+      return false
     }
   }
 

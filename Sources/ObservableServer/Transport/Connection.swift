@@ -109,7 +109,8 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
   func descriptorReady(_ events: UInt32) {
     let failed = events & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0
     if peerClosed || finishing != nil {
-      if failed || events & EPOLLOUT.rawValue != 0 { flush() }
+      // Written now, not with the turn's batch: a failed socket closes right after.
+      if failed { writeNow() } else if events & EPOLLOUT.rawValue != 0 { flush() }
       if failed { close(finishing ?? "reset by peer") }
       return
     }
@@ -233,6 +234,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
   var plain: [UInt8] = []
   var writeOffset = 0
   var watchingWritable = false
+  var awaitingRing = false
   private(set) var closed = false
   private(set) var peerClosed = false
   /// Set by ``drain(within:)``: requests are no longer read.

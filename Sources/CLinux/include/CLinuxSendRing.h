@@ -1,0 +1,36 @@
+// A minimal io_uring for batched socket sends, on raw system calls (no liburing).
+#ifndef OBSERVABLE_SERVER_CLINUX_SEND_RING_H
+#define OBSERVABLE_SERVER_CLINUX_SEND_RING_H
+
+/// One io_uring: its submission and completion rings, mapped into this process.
+/// Used by one thread at a time.
+typedef struct observable_send_ring observable_send_ring;
+
+/// Sets up a ring with room for `entries` submissions. Returns NULL with errno set when the
+/// kernel has no io_uring (ENOSYS), forbids it (EPERM under a seccomp profile, or
+/// kernel.io_uring_disabled), or lacks memory.
+observable_send_ring *observable_send_ring_open(unsigned entries);
+
+/// Unmaps the rings and closes the descriptor.
+void observable_send_ring_close(observable_send_ring *ring);
+
+/// How many sends one submission may hold.
+unsigned observable_send_ring_capacity(const observable_send_ring *ring);
+
+/// Queues send(fd, bytes, count, MSG_DONTWAIT | MSG_NOSIGNAL), to be submitted later. Returns
+/// 0, or -1 when the submission ring is full. `bytes` must stay valid until its completion.
+int observable_send_ring_prepare_send(
+    observable_send_ring *ring, int fd, const void *bytes, unsigned count,
+    unsigned long long tag);
+
+/// Submits every queued send in one io_uring_enter and waits until all have completed (with
+/// MSG_DONTWAIT they complete at once: a full socket answers -EAGAIN, it does not wait).
+/// Returns how many were submitted, or -errno.
+int observable_send_ring_submit_and_wait(observable_send_ring *ring);
+
+/// Takes the next completion: its tag and its result (bytes sent, or -errno). Returns 1, or 0
+/// when none is left.
+int observable_send_ring_next_completion(
+    observable_send_ring *ring, unsigned long long *tag, int *result);
+
+#endif

@@ -1,0 +1,17 @@
+import Glibc
+
+/// Whether the server batches the sends of a publish through io_uring.
+public enum SendBatching: String, Sendable, CaseIterable {
+  /// io_uring when the kernel allows it (a seccomp profile such as Docker's default forbids
+  /// it), else one `send` per connection.
+  case auto
+  /// One `send` per connection, through epoll, always.
+  case off
+
+  /// `auto`, unless the `OBSERVABLE_IO_URING` environment variable says `off`, so a whole test
+  /// suite or a deployment can turn batching off without changing code or flags.
+  public static var fromEnvironment: SendBatching {
+    guard let value = getenv("OBSERVABLE_IO_URING") else { return .auto }
+    return SendBatching(rawValue: String(cString: value)) ?? .auto
+  }
+}

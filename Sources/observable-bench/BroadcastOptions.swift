@@ -1,0 +1,46 @@
+import ArgumentParser
+
+/// The options of `--scenario broadcast`.
+struct BroadcastOptions: ParsableArguments {
+  @Option(
+    name: .customLong("broadcast-subscribers"),
+    help:
+      "Broadcast: subscriber connections to each server (each process stays under 20,000 files)."
+  )
+  var subscribers = 19_000
+
+  @Option(help: "Broadcast: values published, each waited for at every subscriber.")
+  var broadcasts = 20
+
+  @Option(
+    help: ArgumentHelp(
+      "Broadcast: servers to compare, comma separated: observable (io_uring), observable-epoll, redis, nats.",
+      valueName: "p,p,…"))
+  var peers = "observable,observable-epoll,redis,nats"
+
+  @Option(help: "Broadcast: runs of the whole comparison, one after the other.")
+  var repeats = 1
+
+  /// How many servers are measured in all, each within `--timeout`.
+  var runs: Int { (parsedPeers?.count ?? 1) * repeats }
+
+  /// The peers `--peers` names, in its order; `nil` when one is unknown.
+  var parsedPeers: [BroadcastPeer]? {
+    let names = peers.split(separator: ",").map(String.init)
+    let parsed = names.compactMap(BroadcastPeer.init(rawValue:))
+    return parsed.count == names.count && !parsed.isEmpty ? parsed : nil
+  }
+
+  func validate() throws {
+    guard subscribers >= 1, subscribers <= 19_500 else {
+      throw ValidationError("--broadcast-subscribers must be 1 to 19500 (20,000 files a process)")
+    }
+    guard broadcasts >= 1, broadcasts <= 10_000 else {
+      throw ValidationError("--broadcasts must be 1 to 10000")
+    }
+    guard repeats >= 1, repeats <= 20 else { throw ValidationError("--repeats must be 1 to 20") }
+    guard parsedPeers != nil else {
+      throw ValidationError("--peers \(peers): expected observable, observable-epoll, redis, nats")
+    }
+  }
+}
