@@ -90,6 +90,8 @@ struct ServerOptions: ParsableArguments {
 
   @Option(help: "NATS servers that store each retained value (fewer if the cluster is smaller).")
   var clusterReplicas = 3
+
+  @Option(
     name: .customLong("io-uring"),
     help: ArgumentHelp(
       "auto: batch the sends of a publish through io_uring when the kernel allows it (default, unless OBSERVABLE_IO_URING=off); off: one send per connection.",
