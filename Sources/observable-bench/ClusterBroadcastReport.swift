@@ -45,6 +45,7 @@ struct ClusterBroadcastReport {
       ("nats cpu ms/bcast", Format.decimal(result.natsCPUMean)),
       ("KiB/conn", Format.decimal(result.bytesPerConnection / 1024)),
       ("setup s", Format.decimal(result.setupSeconds)),
+      ("backlog drops", result.figures.backlogDrops.map(String.init) ?? "?"),
     ]
     let shares = result.shares.map(String.init).joined(separator: ", ")
     let title =
@@ -58,7 +59,9 @@ struct ClusterBroadcastReport {
       "p50/p99: publish to the last arrival on any node (nearest rank); cpu: user+system per"
       + " broadcast summed over the nodes, and over the NATS servers; KiB/conn: the nodes' RSS"
       + " growth per subscriber; io_uring on \(result.nodesUsingIOUring) of"
-      + " \(result.shares.count) nodes"
+      + " \(result.shares.count) nodes; backlog drops: packets the kernel dropped at a full"
+      + " per-CPU input queue during the broadcasts (net.core.netdev_max_backlog), which TCP"
+      + " retransmits"
     return [title, header, row, legend].joined(separator: "\n")
   }
 
@@ -83,6 +86,7 @@ struct ClusterBroadcastReport {
     object["rss_before_bytes"] = result.rssBefore
     object["rss_after_bytes"] = result.rssAfter
     object["setup_s"] = result.setupSeconds
+    object["backlog_drops"] = figures.backlogDrops
     object["latencies_ms"] = figures.latenciesMilliseconds
     object["nodes_cpu_ms"] = figures.nodeCPUMilliseconds
     object["nats_cpu_ms"] = figures.natsCPUMilliseconds

@@ -22,10 +22,16 @@ struct ClusterBroadcastScenario {
     let nats = try BenchNATSCluster(deadline: deadline)
     defer { nats.stop() }
     let nodes = try startNodes(nats: nats, deadline: deadline)
+    var finished = false
     defer {
       for node in nodes { kill(node.pid, SIGTERM) }
       for node in nodes { node.stop() }
-      for index in nodes.indices { unlink(logPath(index)) }
+      // A failed run's node logs are what explains it.
+      if finished {
+        for index in nodes.indices { unlink(logPath(index)) }
+      } else {
+        BenchLog.note("the nodes' logs are kept: \(logPath(0)) to \(logPath(nodes.count - 1))")
+      }
     }
     usleep(300_000)
     let before = try residentSum(nodes)
@@ -50,6 +56,7 @@ struct ClusterBroadcastScenario {
     usleep(1_000_000)
     let after = try residentSum(nodes)
     var figures = ClusterBroadcastFigures()
+    let dropsBefore = Self.backlogDrops()
     for value in 0..<broadcasts {
       let nodesBefore = try cpuSum(nodes)
       let natsBefore = try cpuSum(nats.servers)
@@ -64,7 +71,9 @@ struct ClusterBroadcastScenario {
       figures.natsCPUMilliseconds.append(Double(try cpuSum(nats.servers) &- natsBefore) / 1e6)
       usleep(80_000)
     }
+    figures.backlogDrops = Self.backlogDrops().map { $0 &- (dropsBefore ?? $0) }
     withExtendedLifetime(publisher) {}
+    finished = true
     let ioUring = nodes.indices.filter {
       ProcFile.read(logPath($0))?.contains("sends batched through io_uring") ?? false
     }
@@ -84,11 +93,30 @@ struct ClusterBroadcastScenario {
       let command = [
         observableServer, "--listen", "127.0.0.1:\(port)", "--log-level", "notice",
         "--max-connections", "\(count + 64)", "--io-uring", "auto", "--cluster", nats.url(index),
+        // Keepalive probes start after 30 s idle by default, and subscribers connected within
+        // a few seconds of each other are probed together: on loopback every probe and its ACK
+        // pass the per-CPU backlog (net.core.netdev_max_backlog, 1,000 here), which drops most
+        // of a burst of thousands, and a peer whose probes all went unanswered is dropped.
+        "--dead-peer-timeout", "3600",
       ]
       nodes.append(
         try PeerProcess(command, port: port, logPath: logPath(index), deadline: deadline))
     }
     return nodes
+  }
+
+  /// Packets the kernel dropped because a CPU's input backlog was full, from the second
+  /// column of /proc/net/softnet_stat (hexadecimal, one row per CPU); loopback traffic passes
+  /// that backlog, so drops mean retransmissions, which show in the broadcast times.
+  static func backlogDrops() -> UInt64? {
+    guard let text = ProcFile.read("/proc/net/softnet_stat") else { return nil }
+    var total: UInt64 = 0
+    for row in text.split(separator: "\n") {
+      let columns = row.split(separator: " ")
+      guard columns.count > 1, let drops = UInt64(columns[1], radix: 16) else { return nil }
+      total += drops
+    }
+    return total
   }
 
   private func logPath(_ index: Int) -> String {
@@ -126,4 +154,7 @@ struct ClusterBroadcastFigures: Sendable {
   var nodeCPUMilliseconds: [Double] = []
   /// The NATS servers' CPU, summed.
   var natsCPUMilliseconds: [Double] = []
+  /// Packets dropped machine-wide at a full per-CPU backlog over the broadcasts (other
+  /// processes' traffic included); `nil` when /proc/net/softnet_stat is unreadable.
+  var backlogDrops: UInt64?
 }
