@@ -35,4 +35,6 @@ public struct ServerErrorCode: RawRepresentable, Hashable, Sendable, Codable,
   public static let tooManyConnections = ServerErrorCode(rawValue: "too_many_connections")
   /// The server does not support what was asked (such as a second `compress`).
   public static let unsupported = ServerErrorCode(rawValue: "unsupported")
+  /// A clustered server could not store or clear a retained value in time; try again later.
+  public static let unavailable = ServerErrorCode(rawValue: "unavailable")
 }

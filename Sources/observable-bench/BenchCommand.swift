@@ -44,7 +44,7 @@ struct BenchCommand: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "Fan-out: how subscribers connect, tcp or websocket, comma separated; each count runs once per transport.",
+      "Fan-out: how subscribers connect, tcp, websocket or deflate (tcp, compressed), comma separated; each count runs once per transport.",
       valueName: "t,t"))
   var transport = "tcp"
 
@@ -159,7 +159,8 @@ struct BenchCommand: ParsableCommand {
     guard transport.split(separator: ",").count == parsedTransports.count,
       !parsedTransports.isEmpty
     else {
-      throw ValidationError("--transport \(transport): expected tcp, websocket or tcp,websocket")
+      throw ValidationError(
+        "--transport \(transport): expected tcp, websocket or deflate, comma separated")
     }
     if let connect {
       guard server == nil, serverThreads == nil else {
@@ -254,14 +255,6 @@ struct BenchCommand: ParsableCommand {
     }
     return notes
   }
-}
-
-/// How fan-out subscribers connect (`--transport`).
-enum BenchTransport: String, Sendable {
-  /// The line protocol over TCP.
-  case tcp
-  /// The same protocol over WebSocket on the server's `--http` listener.
-  case webSocket = "websocket"
 }
 
 /// The scenarios `--scenario` selects, in the order they run.

@@ -9,6 +9,8 @@ struct CPUMeter {
   struct Shares: Sendable {
     var bench: Double
     var server: Double?
+    /// The server's CPU seconds (user plus system), when its share is known.
+    var serverSeconds: Double?
   }
 
   /// Starts measuring; `serverPID` is `nil` when the server is not the benchmark's child.
@@ -25,10 +27,12 @@ struct CPUMeter {
     guard wall > 0 else { return Shares(bench: 0, server: nil) }
     let bench = (Self.benchSeconds() - startBench) / wall * 100
     var server: Double?
+    var serverSeconds: Double?
     if let serverPID, let startServer, let now = Self.processSeconds(serverPID) {
+      serverSeconds = now - startServer
       server = (now - startServer) / wall * 100
     }
-    return Shares(bench: bench, server: server)
+    return Shares(bench: bench, server: server, serverSeconds: serverSeconds)
   }
 
   /// User plus system time of this process, all threads.

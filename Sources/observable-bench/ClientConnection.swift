@@ -63,6 +63,14 @@ final class ClientConnection {
     guard rawEnd < capacity else {
       throw .unexpected("a line longer than this connection's \(capacity)-byte buffer")
     }
+    if let inflating {
+      let (outcome, produced) = try inflating.read(
+        from: descriptor, into: input + rawEnd, room: capacity - rawEnd)
+      if case .bytes(let count) = outcome { bytesRead += count }
+      rawEnd += produced
+      end = rawEnd
+      return outcome
+    }
     while true {
       let count = Glibc.read(descriptor, input + rawEnd, capacity - rawEnd)
       if count > 0 {
@@ -98,6 +106,23 @@ final class ClientConnection {
     scanFrom = lineStart
     return line
   }
+
+  /// Inflates everything after the line last handed out (the `compress` reply) from now on.
+  func startInflating() throws(BenchError) {
+    guard let inflating = InflatingInput() else { throw .unexpected("zlib cannot start inflate") }
+    try inflating.accept(
+      UnsafeRawBufferPointer(start: input + lineStart, count: rawEnd - lineStart))
+    rawEnd = lineStart
+    end = lineStart
+    scanFrom = lineStart
+    self.inflating = inflating
+  }
+
+  /// Whether inflated input is waiting for room: the caller must ``read()`` again.
+  var hasPendingInput: Bool { inflating?.hasPending ?? false }
+
+  /// Bytes received once inflated, or `nil` when the connection is not compressed.
+  var plainBytesRead: Int? { inflating?.plainBytes }
 
   // MARK: Output
 
@@ -194,50 +219,8 @@ final class ClientConnection {
   private var rawEnd = 0
   /// Whether the connection speaks WebSocket: frames in, masked frames out.
   private var framesLines = false
+  /// Set once the connection receives deflate.
+  private var inflating: InflatingInput?
   private var output: [UInt8] = []
   private var outputOffset = 0
-}
-
-extension UnsafeRawBufferPointer {
-  /// Whether the bytes start with `prefix`; the hot loops' way of recognising a line's shape.
-  @inline(__always)
-  func hasPrefix(_ prefix: [UInt8]) -> Bool {
-    guard count >= prefix.count else { return false }
-    return prefix.withUnsafeBytes { memcmp(baseAddress!, $0.baseAddress!, prefix.count) == 0 }
-  }
-
-  /// Whether `needle` occurs anywhere; for lines off the hot path (greetings, errors, stats).
-  func contains(_ needle: String) -> Bool {
-    range(of: needle) != nil
-  }
-
-  /// The offset just past the first occurrence of `needle`.
-  func range(of needle: String) -> Range<Int>? {
-    let pattern = Array(needle.utf8)
-    guard !pattern.isEmpty, count >= pattern.count else { return nil }
-    for start in 0...(count - pattern.count) where self[start] == pattern[0] {
-      if self[start..<start + pattern.count].elementsEqual(pattern) {
-        return start..<start + pattern.count
-      }
-    }
-    return nil
-  }
-
-  /// The non-negative integer that follows `"name":`, as in the `stats` stream's values.
-  func integer(after name: String) -> Int? {
-    guard let found = range(of: "\"\(name)\":") else { return nil }
-    var value = 0
-    var index = found.upperBound
-    while index < count, self[index] >= 0x30, self[index] <= 0x39 {
-      value = value * 10 + Int(self[index] - 0x30)
-      index += 1
-    }
-    return index > found.upperBound ? value : nil
-  }
-
-  /// The line as text, shortened, for error messages.
-  var text: String {
-    let shown = String(decoding: prefix(300), as: UTF8.self)
-    return count > 300 ? shown + "…" : shown
-  }
 }

@@ -31,7 +31,8 @@ struct FanOutScenario: Scenario {
 
   var parameter: String {
     let count = configuration.subscribers
-    let suffix = configuration.transport == .tcp ? "" : " (WebSocket)"
+    let suffix =
+      [.webSocket: " (WebSocket)", .deflate: " (deflate)"][configuration.transport] ?? ""
     return "\(count) subscriber\(count == 1 ? "" : "s")\(suffix)"
   }
 
@@ -45,27 +46,15 @@ struct FanOutScenario: Scenario {
     }
     let publisher = try ClientConnection(to: server.address)
     try Handshake.run(subscribers, deadline: deadline) { _ in LineShape.subscribe(Self.stream) }
+    if configuration.transport == .deflate {
+      try Self.startCompression(subscribers, deadline: deadline)
+    }
     try Handshake.run([publisher], deadline: deadline) { _ in nil }
 
     let meter = CPUMeter(serverPID: server.pid)
     var run = Run(configuration: configuration, subscribers: subscribers, publisher: publisher)
     try run.measure(deadline: deadline)
     return run.row(cpu: meter.finish(), name: name, parameter: parameter)
-  }
-
-  private func connectSubscriber(
-    _ server: ServerUnderTest, readCapacity: Int, deadline: Deadline
-  ) throws(BenchError) -> ClientConnection {
-    guard configuration.transport == .webSocket else {
-      return try ClientConnection(to: server.address, readCapacity: readCapacity)
-    }
-    guard let port = server.httpPort else {
-      throw .unexpected("WebSocket rows need a server the benchmark starts (not --connect)")
-    }
-    let connection = try ClientConnection(
-      to: LoopbackAddress(ipv4Port: port), readCapacity: readCapacity)
-    try connection.upgradeToWebSocket(port: port, deadline: deadline)
-    return connection
   }
 
   /// The state of one measured run, on the benchmark's one thread.
@@ -193,26 +182,29 @@ struct FanOutScenario: Scenario {
 
     mutating func receive(subscriber index: Int) throws(BenchError) {
       let connection = subscribers[index]
-      let outcome = try connection.read()
-      let now = MonotonicTime.now()
-      if case .closed = outcome {
-        closedSubscribers += 1
-        noteError(nil, "the server closed subscriber \(index)'s connection")
-        return
-      }
-      var tally = tallies[index]
-      while let line = connection.nextLine() {
-        if let delivery = deliveryLine.read(line) {
-          tally.record(delivery.sequence)
-          latency.record(now > delivery.time ? now - delivery.time : 0)
-        } else if line.hasPrefix(LineShape.okFalse) {
-          noteError(line)
-        } else {
-          unrecognised += 1
+      // A compressed read may inflate to more than the line buffer holds: read until it is all in.
+      repeat {
+        let outcome = try connection.read()
+        let now = MonotonicTime.now()
+        if case .closed = outcome {
+          closedSubscribers += 1
+          noteError(nil, "the server closed subscriber \(index)'s connection")
+          return
         }
-      }
-      tallies[index] = tally
-      lastDelivery = now
+        var tally = tallies[index]
+        while let line = connection.nextLine() {
+          if let delivery = deliveryLine.read(line) {
+            tally.record(delivery.sequence)
+            latency.record(now > delivery.time ? now - delivery.time : 0)
+          } else if line.hasPrefix(LineShape.okFalse) {
+            noteError(line)
+          } else {
+            unrecognised += 1
+          }
+        }
+        tallies[index] = tally
+        lastDelivery = now
+      } while connection.hasPendingInput
     }
 
     mutating func noteError(_ line: UnsafeRawBufferPointer?, _ text: String? = nil) {
@@ -237,10 +229,14 @@ struct FanOutScenario: Scenario {
       if stalled { problems.append("stalled: nothing arrived for \(configuration.stallSeconds) s") }
       if timedOut { problems.append("timed out") }
       let count = configuration.subscribers
+      let ratio = FanOutScenario.compressionRatio(subscribers)
+      let cost = cpu.serverSeconds.map { $0 * 1e9 / Double(max(delivered, 1)) }
       return ResultRow(
         scenario: name, parameter: parameter,
         result: "\(Format.rate(deliveredRate)) msgs/s delivered (lost \(lost), dup \(duplicated)),"
-          + " \(Format.rate(publishRate)) published/s, \(Format.decimal(megabytes)) MB/s",
+          + " \(Format.rate(publishRate)) published/s, \(Format.decimal(megabytes)) MB/s"
+          + (ratio.map { ", compressed \(Format.decimal($0)):1" } ?? "")
+          + (cost.map { ", server \(Format.decimal($0)) ns/msg" } ?? ""),
         problems: problems,
         cpu: cpu,
         metrics: [
@@ -254,7 +250,8 @@ struct FanOutScenario: Scenario {
           "wire_mbps": elapsed > 0
             ? Double(subscribers.reduce(0) { $0 + $1.bytesRead }) / elapsed / 1e6 : 0,
           "p50_us": latency.microseconds(at: 50), "p99_us": latency.microseconds(at: 99),
-          "max_us": Double(latency.max) / 1000,
+          "max_us": Double(latency.max) / 1000, "compression_ratio": ratio ?? 1,
+          "server_ns_per_msg": cost ?? 0,
         ])
     }
   }

@@ -75,6 +75,14 @@ struct ServerOptions: ParsableArguments {
   )
   var shutdownGrace: Double = 1
 
+  @Option(
+    help: "zlib level (0-9) of connections that send compress: 1 is fastest, 9 smallest.")
+  var deflateLevel = ServerConfiguration().deflateLevel
+
+  // Measures the cost of flushing per message; not a trade-off worth offering.
+  @Flag(help: .private)
+  var deflateFlushEachLine = false
+
   @Option(help: "Event loop threads (default: one per core but one, at least one).")
   var threads: Int?
 
@@ -132,6 +140,9 @@ struct ServerOptions: ParsableArguments {
     if token != nil, tokenFile != nil {
       throw ValidationError("--token and --token-file: give one of them")
     }
+    guard (0...9).contains(deflateLevel) else {
+      throw ValidationError("--deflate-level must be 0 to 9")
+    }
     if !cluster.isEmpty { _ = try clusterConfiguration() }
     if let ioUring, SendBatching(rawValue: ioUring) == nil {
       throw ValidationError("--io-uring \(ioUring): expected auto or off")
@@ -159,6 +170,8 @@ struct ServerOptions: ParsableArguments {
     configuration.maxSubscriptions = maxSubscriptions
     configuration.maxRetainedBytes = maxRetainedBytes
     configuration.shutdownGrace = .milliseconds(Int(shutdownGrace * 1000))
+    configuration.deflateLevel = deflateLevel
+    configuration.deflateFlushesEachLine = deflateFlushEachLine
     if let threads { configuration.eventLoopCount = threads }
     if !cluster.isEmpty { configuration.cluster = try clusterConfiguration() }
     if let mode = ioUring.flatMap(SendBatching.init(rawValue:)) {

@@ -47,6 +47,7 @@ public struct ClusterConfigurationError: Error, CustomStringConvertible {
   /// What is wrong and with which flag.
   public let description: String
 
+  /// An error saying `description`.
   init(_ description: String) {
     self.description = description
   }

@@ -63,6 +63,21 @@ extension ClusterLink {
     if wake { loop?.execute { [self] in flush() } }
   }
 
+  /// Queues a flush on the loop unless one is queued; for callers holding no lock.
+  func scheduleFlush() {
+    let needed = state.withLock { state in
+      defer { state.flushScheduled = true }
+      return !state.flushScheduled
+    }
+    if needed { loop?.execute { [self] in flush() } }
+  }
+
+  /// Whether a delivery line of `lineBytes` fits the NATS servers' `max_payload`; a publish
+  /// that does not leaves the batched path for the one that refuses it with an error.
+  func fits(lineBytes: Int) -> Bool {
+    lineBytes <= maxPayload.load(ordering: .relaxed)
+  }
+
   /// Refuses a value whose delivery line would pass the NATS servers' `max_payload`, before
   /// it is delivered anywhere: NATS closes a connection that sends one.
   func checkSize(lineBytes: Int) throws(ProtocolError) {
@@ -85,19 +100,27 @@ extension ClusterLink {
     return inbound
   }
 
-  /// The `cluster` object of `stats`.
-  func statusJSON() -> String {
-    let (connected, server, counters, sessionCounters, interests) = state.withLock {
+  /// The link's state and counters at one moment, for `stats` and `/metrics`.
+  func status() -> (
+    connected: Bool, server: String, counters: ClusterCounters, reconnects: Int,
+    subscriptions: Int
+  ) {
+    state.withLock {
       (
         $0.session.state == .connected, $0.session.servers.current.map { "\($0)" } ?? "",
-        $0.counters, $0.session.counters, $0.interests.count
+        $0.counters, max($0.session.counters.connections - 1, 0), $0.interests.count
       )
     }
+  }
+
+  /// The `cluster` object of `stats`.
+  func statusJSON() -> String {
+    let (connected, server, counters, reconnects, interests) = status()
     let fields: [(String, Int)] = [
       ("values_in", counters.valuesIn), ("values_out", counters.valuesOut),
       ("values_dropped", counters.valuesDropped), ("values_rejected", counters.valuesRejected),
       ("retained_stored", counters.retainedStored), ("retained_failed", counters.retainedFailed),
-      ("reconnects", max(sessionCounters.connections - 1, 0)),
+      ("reconnects", reconnects),
       ("disconnects", counters.disconnects), ("subscriptions", interests),
     ]
     return "{\"connected\":\(connected),\"server\":\"\(connected ? server : "")\","

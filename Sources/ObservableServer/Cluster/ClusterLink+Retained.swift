@@ -210,9 +210,14 @@ extension ClusterLink {
 
 /// A retained publish waiting for JetStream's acknowledgement.
 struct PendingStore {
+  /// The topic whose retained value it is.
   var topic: String
+  /// The raw JSON value.
   var value: [UInt8]
+  /// The `Nats-Msg-Id` every attempt carries, for JetStream to store it once.
   var messageID: String
+  /// When retrying stops and the publish fails with `unavailable`.
   var deadline: ContinuousClock.Instant
+  /// Gets the local receivers or the error, once.
   var completion: @Sendable (Result<Int, ProtocolError>) -> Void
 }

@@ -19,7 +19,9 @@ final class ClusterLink: ReadinessHandler, @unchecked Sendable {
   let configuration: ClusterConfiguration
   /// The subjects and stream of the configured prefix.
   let subjects: ClusterSubjects
+  /// Where the link logs connections, losses and JetStream trouble.
   let logger: Logger
+  /// The session, interests and counters that publishing threads share with the loop.
   let state: Locked<ClusterState>
 
   /// Bytes that may wait for a slow NATS server before values for other nodes are dropped.
@@ -51,6 +53,7 @@ final class ClusterLink: ReadinessHandler, @unchecked Sendable {
   private(set) var loop: EventLoop?
   /// Where values from other nodes are delivered.
   var registry: StreamRegistry?
+  /// The NATS socket, or -1 between connections.
   var descriptor: Int32 = -1
   private var connecting = false
   private var watchingWritable = false
@@ -58,6 +61,7 @@ final class ClusterLink: ReadinessHandler, @unchecked Sendable {
   private var writeOffset = 0
   private var tickTimer: LoopTimer?
   private var reconnectTimer: LoopTimer?
+  /// Set by ``stop()``: nothing reconnects or retries after it.
   var stopped = false
   /// The stored value whose live copy is being delivered now, for ``RetainedGate``.
   var inbound: (topic: String, sequence: UInt64)?
@@ -67,6 +71,7 @@ final class ClusterLink: ReadinessHandler, @unchecked Sendable {
   var replays: [UInt64: ClusterReplay] = [:]
   /// Whether the retained stream exists with our configuration.
   var streamReady = false
+  /// The number of the last replay, which makes its deliver subject unique.
   var nextReplay = 0
   /// Retained publishes started, for their `Nats-Msg-Id`.
   var storesStarted = 0
@@ -210,15 +215,6 @@ final class ClusterLink: ReadinessHandler, @unchecked Sendable {
       try? loop?.modify(descriptor, events: events)
       watchingWritable = wantWritable
     }
-  }
-
-  /// Queues a flush on the loop unless one is queued; for callers holding no lock.
-  func scheduleFlush() {
-    let needed = state.withLock { state in
-      defer { state.flushScheduled = true }
-      return !state.flushScheduled
-    }
-    if needed { loop?.execute { [self] in flush() } }
   }
 
   /// Drops the connection and tries the next server.

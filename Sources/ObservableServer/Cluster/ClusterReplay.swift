@@ -12,6 +12,7 @@ final class ClusterReplay {
   /// The timer that ends the replay with what came, if the consumer stalls.
   var timer: LoopTimer?
 
+  /// A replay for `gate`, before its subscription and consumer exist.
   init(replay: JetStreamLastValuesReplay, gate: RetainedGate) {
     self.replay = replay
     self.gate = gate

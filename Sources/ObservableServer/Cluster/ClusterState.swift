@@ -19,8 +19,9 @@ struct ClusterState {
   var pendingStoreBytes = 0
   /// What the link has done, for `stats`.
   var counters = ClusterCounters()
-  /// The topic published to last and its subject, which a publisher mostly uses again.
+  /// The topic published to last, which a publisher mostly uses again.
   var lastTopic = ""
+  /// The live subject of `lastTopic`, kept so a publish builds no string.
   var lastSubject = ""
 }
 

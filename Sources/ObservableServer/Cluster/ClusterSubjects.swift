@@ -10,6 +10,7 @@ struct ClusterSubjects: Sendable {
   /// The JetStream stream that holds the retained values, `OBS_RETAINED`.
   let stream: String
 
+  /// The subjects and stream of `prefix`, a valid name.
   init(prefix: String) {
     live = prefix
     retained = prefix + "-retained"

@@ -28,7 +28,7 @@ final class LineFraming: Framing {
   var sendsLinesUnchanged: Bool { true }
 
   func encode(_ lines: UnsafeRawBufferPointer, to out: inout [UInt8]) {
-    out.append(contentsOf: lines)
+    out.append(bytes: lines)
   }
 
   var allowsStreamCompression: Bool { true }

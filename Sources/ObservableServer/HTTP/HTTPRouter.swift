@@ -21,6 +21,8 @@ struct HTTPRouter: Sendable {
   let counters: ServerCounters
   /// Whether the server is serving: true until shutdown begins. `/healthz` answers 503 after.
   let isServing: @Sendable () -> Bool
+  /// The cluster link, whose figures `/metrics` adds with `--cluster`.
+  var cluster: ClusterLink?
 
   /// The route for `head`.
   func route(_ head: HTTPRequestHead) -> Route {
@@ -68,7 +70,10 @@ struct HTTPRouter: Sendable {
   private func metrics() -> HTTPResponse {
     HTTPResponse(
       status: .ok, headers: [("Content-Type", PrometheusText.contentType)],
-      body: Array(ServerMetrics.exposition(counters).utf8), closesConnection: true)
+      body: Array(
+        (ServerMetrics.exposition(counters)
+          + (cluster.map { PrometheusText.encode(ClusterMetrics.families($0)) } ?? "")).utf8),
+      closesConnection: true)
   }
 
   /// 200 while serving, 503 once shutdown began; the body says which, with a few figures.

@@ -62,8 +62,8 @@ enum DeliveryEncoder {
       while start + prefixLength < bytes.count {
         let valueStart = start + prefixLength
         let end = bytes[valueStart...].firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
-        out.append(contentsOf: prefix)
-        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[valueStart..<end]))
+        out.append(bytesOf: prefix)
+        out.append(bytes: UnsafeRawBufferPointer(rebasing: bytes[valueStart..<end]))
         start = end
       }
     }
@@ -75,12 +75,12 @@ enum DeliveryEncoder {
   static func append(
     rawValue value: UnsafeRawBufferPointer, after prefix: [UInt8], to out: inout [UInt8]
   ) {
-    out.append(contentsOf: prefix)
+    out.append(bytesOf: prefix)
     appendEnd(rawValue: value, to: &out)
   }
 
   private static func appendEnd(rawValue value: UnsafeRawBufferPointer, to out: inout [UInt8]) {
-    out.append(contentsOf: value)
+    out.append(bytes: value)
     out.append(literal: "}\n")
   }
 

@@ -7,10 +7,38 @@
 /// the same result.
 enum PublishShape {
   private static let prefix: StaticString = #"{"op":"publish","stream":""#
+  /// The start of `prefix` that a delivery line does not share: from the key after it to the
+  /// closing brace, the request reads `"stream":"NAME","value":V}`, exactly as its delivery.
+  private static let opMember: StaticString = #"{"op":"publish","#
   private static let middle: StaticString = #"","value":"#
+
+  /// The name and value of a line of this shape, both pointing into the line.
+  struct Parts {
+    /// The stream's name as it was sent; it matches the name rules, so it needs no unescaping.
+    let name: UnsafeRawBufferPointer
+    /// The raw, validated JSON value.
+    let value: UnsafeRawBufferPointer
+    /// The line from `"stream"` to its closing brace: the delivery line of this publish
+    /// without its opening brace and newline.
+    let deliveryBody: UnsafeRawBufferPointer
+
+    /// The request these parts stand for.
+    var request: Request {
+      var request = Request(op: .publish)
+      request.stream = String(decoding: name, as: UTF8.self)
+      request.value = value
+      return request
+    }
+  }
 
   /// The request, when `line` has exactly this shape with a valid name and a valid JSON value.
   static func match(_ line: UnsafeRawBufferPointer) -> Request? {
+    parts(of: line)?.request
+  }
+
+  /// The name and value, when `line` has exactly this shape with a valid name and a valid JSON
+  /// value; the session batches such a publish without making a `String` or a ``Request``.
+  static func parts(of line: UnsafeRawBufferPointer) -> Parts? {
     let prefixCount = prefix.utf8CodeUnitCount
     let middleCount = middle.utf8CodeUnitCount
     guard line.count > prefixCount + middleCount + 2, line.last == UInt8(ascii: "}"),
@@ -24,10 +52,9 @@ enum PublishShape {
     let value = UnsafeRawBufferPointer(rebasing: line[(nameEnd + middleCount)..<(line.count - 1)])
     guard let scanned = try? JSONScanner.scanValue(value), scanned.range == 0..<value.count
     else { return nil }
-    var request = Request(op: .publish)
-    request.stream = String(decoding: line[prefixCount..<nameEnd], as: UTF8.self)
-    request.value = value
-    return request
+    return Parts(
+      name: UnsafeRawBufferPointer(rebasing: line[prefixCount..<nameEnd]), value: value,
+      deliveryBody: UnsafeRawBufferPointer(rebasing: line[opMember.utf8CodeUnitCount...]))
   }
 
   private static func isNameByte(_ byte: UInt8) -> Bool {

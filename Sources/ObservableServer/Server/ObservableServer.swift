@@ -97,7 +97,8 @@ public final class ObservableServer: Sendable {
     let settings = ConnectionSettings(
       maxLineBytes: configuration.maxLineBytes, maxQueuedBytes: configuration.maxQueuedBytes,
       webSocketPingInterval: configuration.webSocketPingInterval,
-      httpHeadTimeout: configuration.httpHeadTimeout)
+      httpHeadTimeout: configuration.httpHeadTimeout, deflateLevel: configuration.deflateLevel,
+      deflateFlushesEachLine: configuration.deflateFlushesEachLine)
     let context = SessionContext(
       registry: registry, token: configuration.token, authTimeout: configuration.authTimeout,
       maxSubscriptions: configuration.maxSubscriptions,
@@ -108,7 +109,7 @@ public final class ObservableServer: Sendable {
       socket.servesHTTP
       ? HTTPRouter(
         allowOrigins: configuration.allowOrigins, counters: counters,
-        isServing: { admission.isAccepting })
+        isServing: { admission.isAccepting }, cluster: registry.cluster)
       : nil
     return Listener(
       descriptor: socket.descriptor, label: socket.label, unixPath: socket.unixPath,

@@ -49,6 +49,14 @@ extension Session {
     }
   }
 
+  /// For a clustered server's `list`: which streams keep their values on this node (built-in
+  /// and exec streams always, topics while the NATS connection is down); `nil` otherwise.
+  func localOnlyStreams() -> ((StreamKind) -> Bool)? {
+    guard let link = context.registry.cluster else { return nil }
+    let connected = link.isConnected
+    return { kind in kind != .topic || !connected }
+  }
+
   /// Sends a reply now, or holds it behind replies the cluster still owes.
   func sendReply(_ reply: [UInt8]) {
     guard !replyQueue.isEmpty else { return output.send(reply) }

@@ -26,14 +26,18 @@ final class Session {
   func handle(_ line: UnsafeRawBufferPointer) -> Bool {
     // After a wrong token nothing more is read; the rest of the input is dropped.
     guard !closing else { return false }
+    let publish = PublishShape.parts(of: line)
+    if let publish, authenticated,
+      context.registry.cluster?.fits(lineBytes: publish.deliveryBody.count + 2) ?? true,
+      batch.append(publish, continuing: lastTopic, scratch: scratch)
+    {
+      if batch.isFull { publishBatched() }
+      return true
+    }
     do throws(RequestRejection) {
+      if let publish { return try performRejecting(publish.request) }
       return try RequestParser.parse(line) { request throws(RequestRejection) in
-        do throws(ProtocolError) {
-          return try perform(request)
-        } catch {
-          throw RequestRejection(
-            op: request.op.rawValue, id: request.id.map { Array($0) }, error: error)
-        }
+        try performRejecting(request)
       }
     } catch {
       reject(op: error.op, id: error.id, error.error)
@@ -42,6 +46,15 @@ final class Session {
         return false
       }
       return true
+    }
+  }
+
+  private func performRejecting(_ request: Request) throws(RequestRejection) -> Bool {
+    do throws(ProtocolError) {
+      return try perform(request)
+    } catch {
+      throw RequestRejection(
+        op: request.op.rawValue, id: request.id.map { Array($0) }, error: error)
     }
   }
 
@@ -84,7 +97,7 @@ final class Session {
     }
     replies.reserveCapacity(one.count * count)
     one.withUnsafeBytes { line in
-      for _ in 0..<count { replies.append(contentsOf: line) }
+      for _ in 0..<count { replies.append(bytes: line) }
     }
     sendReply(replies)
     replies.removeAll(keepingCapacity: true)
@@ -189,10 +202,7 @@ final class Session {
   private func list(_ request: Request) throws(ProtocolError) {
     let page = try context.registry.listPage(
       matching: request.stream, after: request.after, limit: StreamListEncoder.pageSize)
-    let localOnly = context.registry.cluster.map { link in
-      let connected = link.isConnected
-      return { (kind: StreamKind) in kind != .topic || !connected }
-    }
+    let localOnly = localOnlyStreams()
     ok(request) {
       StreamListEncoder.append(page.streams, next: page.next, localOnly: localOnly, to: &$0)
     }
@@ -244,7 +254,11 @@ final class Session {
   /// The topic this connection published to last, which it most likely publishes to next.
   private var lastTopic: Topic?
   /// Publishes to `lastTopic` waiting for the end of the read.
-  private var batch = PublishBatch()
+  private var batch: PublishBatch {
+    unsafeAddress { UnsafePointer(batchSlot.pointer) }
+    unsafeMutableAddress { batchSlot.pointer }
+  }
+  private let batchSlot = PublishBatchSlot()
   var authenticated: Bool
   /// Set once a wrong token was sent: the connection closes after the error reply.
   var closing = false

@@ -83,7 +83,8 @@ extension Connection: RingWriter {
     }
     let codec: WireCompression
     do {
-      codec = try WireCompression()
+      codec = try WireCompression(
+        level: settings.deflateLevel, flushesEachLine: settings.deflateFlushesEachLine)
     } catch {
       throw ProtocolError(.unsupported, "compression unavailable: \(error)")
     }

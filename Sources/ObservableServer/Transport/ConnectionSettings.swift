@@ -10,4 +10,8 @@ struct ConnectionSettings: Sendable {
   var webSocketPingInterval: Duration = .seconds(20)
   /// How long an HTTP client may take to send its request head before it gets 408.
   var httpHeadTimeout: Duration = .seconds(10)
+  /// The zlib level of a connection that sends `compress`.
+  var deflateLevel = 1
+  /// Whether a compressed connection sync-flushes after every line rather than every write.
+  var deflateFlushesEachLine = false
 }

@@ -37,7 +37,7 @@ final class Outbox: Sendable {
         state.pending = []
         return .overflowed
       }
-      state.pending.append(contentsOf: bytes)
+      state.pending.append(bytes: bytes)
       guard !state.flushScheduled else { return .queued }
       state.flushScheduled = true
       return .needsFlush

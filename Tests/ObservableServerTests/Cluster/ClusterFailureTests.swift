@@ -7,7 +7,9 @@ import XCTest
 final class ClusterFailureTests: XCTestCase {
   func testNodeReconnectsToAnotherNATSServerWhenItsOwnDies() throws {
     let nats = try NATSClusterFixture(self)
-    let nodeA = try ClusterNode(self, urls: [nats.url(0)])
+    let httpPort = try freeLoopbackPort()
+    let nodeA = try ClusterNode(
+      self, urls: [nats.url(0)], extra: ["--http", "127.0.0.1:\(httpPort)"])
     let nodeB = try ClusterNode(self, urls: [nats.url(1)])
     let publisher = try nodeA.client()
     let subscriber = try nodeB.client()
@@ -27,6 +29,29 @@ final class ClusterFailureTests: XCTestCase {
     XCTAssertEqual(cluster?["connected"] as? Bool, true)
     XCTAssertGreaterThanOrEqual(cluster?["reconnects"] as? Int ?? 0, 1)
     XCTAssertNotEqual(cluster?["server"] as? String, nats.url(0))
+    let metrics = try metricsText(port: httpPort)
+    XCTAssertTrue(metrics.contains("observable_server_cluster_connected 1\n"), metrics)
+    XCTAssertNotNil(
+      metrics.range(
+        of: #"observable_server_cluster_reconnects_total [1-9]"#, options: .regularExpression))
+  }
+
+  func testSilentNATSServerIsDetectedByPingsAndReplaced() throws {
+    let nats = try NATSClusterFixture(self)
+    let nodeA = try ClusterNode(self, urls: [nats.url(0)])
+    let nodeB = try ClusterNode(self, urls: [nats.url(1)])
+    let publisher = try nodeA.client()
+    let subscriber = try nodeB.client()
+    try subscriber.request(#"{"op":"subscribe","stream":"feed"}"#)
+    try subscriber.waitForFlow(from: publisher, stream: "feed")
+
+    // A stopped process keeps its sockets open: only unanswered pings (2 s apart, two missed)
+    // show it is gone.
+    let stopped = ContinuousClock.now
+    nats.signal(0, SIGSTOP)
+    try subscriber.waitForFlow(from: publisher, stream: "feed", timeout: .seconds(15))
+    XCTAssertLessThan(ContinuousClock.now - stopped, .seconds(10))
+    XCTAssertTrue(nodeA.process.output.contains("stopped answering PING"), nodeA.process.output)
   }
 
   func testRetainedPublishAfterLeaderDiesSucceedsOrFailsButNeverHangs() throws {
@@ -57,5 +82,18 @@ final class ClusterFailureTests: XCTestCase {
       stored = retry["ok"] as? Bool == true
     }
     XCTAssertTrue(stored, "no retained publish succeeded after the election")
+  }
+
+  /// The `/metrics` page of a node, through curl, bounded in time.
+  private func metricsText(port: UInt16) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+    process.arguments = ["-s", "-m", "5", "http://127.0.0.1:\(port)/metrics"]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
   }
 }

@@ -17,6 +17,13 @@ final class ClusterLimitsTests: XCTestCase {
       XCTAssertEqual(error?["code"] as? String, "limit_exceeded", "retain \(retain)")
       XCTAssertTrue((error?["message"] as? String ?? "").contains("max_payload"))
     }
+    // Also when it follows a publish to the same topic in one read, which is batched.
+    try client.send(
+      #"{"op":"publish","stream":"big","value":"ok"}"# + "\n"
+        + #"{"op":"publish","stream":"big","value":"\#(big)"}"#)
+    XCTAssertEqual(try client.readReply()["ok"] as? Bool, true)
+    let batched = try client.readReply()
+    XCTAssertEqual((batched["error"] as? [String: Any])?["code"] as? String, "limit_exceeded")
     // Replies keep the order of requests, though JetStream answers the first one later.
     try client.send(
       #"{"op":"publish","stream":"kept","value":1,"retain":true,"id":"r"}"# + "\n"

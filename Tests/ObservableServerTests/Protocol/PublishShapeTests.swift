@@ -37,4 +37,32 @@ struct PublishShapeTests {
   func declinesEveryOtherShape(_ line: String) {
     #expect(Array(line.utf8).withUnsafeBytes { PublishShape.match($0) } == nil)
   }
+
+  @Test(arguments: matching)
+  func theDeliveryBodyIsTheEncodedDeliveryButForItsEnds(_ line: String) throws {
+    try Array(line.utf8).withUnsafeBytes { bytes in
+      let parts = try #require(PublishShape.parts(of: bytes))
+      let stream = String(decoding: parts.name, as: UTF8.self)
+      let encoded = DeliveryEncoder.line(stream: stream, rawValue: parts.value)
+      #expect([UInt8(ascii: "{")] + Array(parts.deliveryBody) + [0x0A] == encoded)
+    }
+  }
+
+  @Test func bytesCompareEqualOnlyWhenEveryByteIs() {
+    let base = Array("abcdefghijklmnopqrstuvwxyz0123".utf8)
+    for count in 0...base.count {
+      for changed in 0..<count {
+        var other = base
+        other[changed] ^= 0x20
+        let equal = base.withUnsafeBytes { a in
+          other.withUnsafeBytes { b in a.baseAddress!.bytesEqual(b.baseAddress!, count: count) }
+        }
+        #expect(!equal, "count \(count), byte \(changed) differs")
+      }
+      let same = base.withUnsafeBytes { a in
+        Array(base).withUnsafeBytes { b in a.baseAddress!.bytesEqual(b.baseAddress!, count: count) }
+      }
+      #expect(same, "count \(count)")
+    }
+  }
 }

@@ -81,6 +81,11 @@ final class NATSClusterFixture {
     process.waitUntilExit()
   }
 
+  /// Sends `number` to node `index`, such as SIGSTOP to make it silent with its sockets open.
+  func signal(_ index: Int, _ number: Int32) {
+    if processes[index].isRunning { Glibc.kill(processes[index].processIdentifier, number) }
+  }
+
   /// The index of the node leading `stream`, from a live node's monitoring endpoint.
   func streamLeader(_ stream: String) -> Int? {
     for index in 0..<3 where processes[index].isRunning {
