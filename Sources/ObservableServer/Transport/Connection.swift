@@ -52,7 +52,13 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
     case .queued:
       return true
     case .needsFlush:
-      loop.execute { [self] in flush() }
+      // On its own loop with a send ring, the connection joins the turn's batch directly: a
+      // broadcast to thousands of connections then costs no loop task per connection.
+      if let ring = loop.sendRing, loop.inLoop {
+        ring.enqueue(self)
+      } else {
+        loop.execute { [self] in flush() }
+      }
       return true
     case .overflowed:
       context.counters.update { $0.slowConsumersTotal += 1 }
