@@ -118,6 +118,8 @@ struct BenchCommand: ParsableCommand {
 
   @OptionGroup var broadcast: BroadcastOptions
 
+  @OptionGroup var clusterBroadcast: ClusterBroadcastOptions
+
   func validate() throws {
     guard parsedSubscribers != nil else {
       throw ValidationError("--subscribers \(subscribers): expected positive counts like 1,10,100")
@@ -174,6 +176,7 @@ struct BenchCommand: ParsableCommand {
   }
 
   func run() throws {
+    if try runClusterModes() { return }
     let selected =
       scenarios.isEmpty
       ? ScenarioName.allCases.filter { $0 != .patterns && $0 != .soak && $0 != .broadcast }
