@@ -27,7 +27,7 @@ struct DeadPeerTests {
     let idle = try RemoteSubscriber(network: network, stream: "quiet")
     let busy = try RemoteSubscriber(network: network, stream: "busy")
     #expect(
-      eventually(timeout: .seconds(10)) { (try? Self.stats(local)["subscriptions"]) == 2 },
+      eventually(timeout: .seconds(10)) { (try? local.stats()["subscriptions"]) == 2 },
       "\(server.output)")
     let publisher = Publisher(socketPath: socketPath)
     defer { publisher.stop() }
@@ -35,7 +35,7 @@ struct DeadPeerTests {
     // While the link is up, silence is not death: both outlive the timeout.
     let healthyUntil = ContinuousClock.now + .seconds(timeout + 2)
     while ContinuousClock.now < healthyUntil {
-      #expect(try Self.stats(local)["subscriptions"] == 2)
+      #expect(try local.stats()["subscriptions"] == 2)
       usleep(250_000)
     }
 
@@ -45,9 +45,9 @@ struct DeadPeerTests {
     // machine.
     #expect(
       eventually(timeout: .seconds(timeout + 10)) {
-        (try? Self.stats(local)["subscriptions"]) == 0
+        (try? local.stats()["subscriptions"]) == 0
       }, "still subscribed \(ContinuousClock.now - cut) after the link went down")
-    let stats = try Self.stats(local)
+    let stats = try local.stats()
     #expect(stats["dead_peers_total"] == 2, "\(server.output)")
     // Every subscription made has been disconnected, the one this read makes aside.
     #expect(stats["subscribes_total"].map { $0 - 1 } == stats["disconnects_total"])
@@ -55,17 +55,6 @@ struct DeadPeerTests {
     _ = idle
     _ = busy
     _ = server
-  }
-
-  /// The server's counters, with `subscriptions` not counting the one this read makes.
-  private static func stats(_ client: LineClient) throws -> [String: Int] {
-    let reply = try client.request(#"{"op":"subscribe","stream":"stats"}"#)
-    #expect(reply["ok"] as? Bool == true)
-    let value = try client.read(until: { $0["stream"] as? String == "stats" })["value"]
-    try client.request(#"{"op":"unsubscribe","stream":"stats"}"#)
-    var counters = (value as? [String: Any] ?? [:]).compactMapValues { $0 as? Int }
-    counters["subscriptions", default: 1] -= 1
-    return counters
   }
 }
 

@@ -32,6 +32,11 @@ struct DrainingShutdownTests {
     }
     let lines = LineReader(output.fileHandleForReading)
     #expect(lines.next(timeout: .seconds(20)) == "ready")
+    // A client still in the listener's backlog at SIGTERM is reset when the listener closes;
+    // this test is about the connections the server holds, so it waits for all of them.
+    let probe = try LineClient(port: port)
+    #expect(eventually(timeout: .seconds(20)) { (try? probe.stats()["connections"]) == 52 })
+    probe.close()
     let stopping = ContinuousClock.now
     server.signal(SIGTERM)
     #expect(server.waitUntilExited(timeout: .seconds(20)))
