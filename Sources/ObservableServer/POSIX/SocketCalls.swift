@@ -57,12 +57,19 @@ enum SocketCalls {
   /// Probes start after most of the timeout and three of them, a sixth of it apart, must go
   /// unanswered, so an idle peer is dropped after about `timeout` (at least 4 s: the kernel
   /// counts whole seconds).
+  ///
+  /// Each connection starts probing after an idle time of its own, between half and all of
+  /// that: connections opened together would otherwise probe together, and a burst of probes
+  /// past the kernel's receive backlog (1,000 packets per CPU) is dropped, so that three lost
+  /// rounds end live connections as dead. That happened to 15,000 of 16,667 idle loopback
+  /// connections per server in a 100,000-subscriber benchmark.
   static func dropWhenSilent(_ fd: Int32, after timeout: Duration) throws(SystemError) {
     let seconds = max(1, Int32(clamping: timeout.components.seconds))
     let count: Int32 = 3
     let interval = max(1, seconds / 6)
+    let idle = max(1, seconds - count * interval)
     try setOption(fd, SOL_SOCKET, SO_KEEPALIVE, 1)
-    try setOption(fd, Int32(IPPROTO_TCP), TCP_KEEPIDLE, max(1, seconds - count * interval))
+    try setOption(fd, Int32(IPPROTO_TCP), TCP_KEEPIDLE, Int32.random(in: (idle + 1) / 2...idle))
     try setOption(fd, Int32(IPPROTO_TCP), TCP_KEEPINTVL, interval)
     try setOption(fd, Int32(IPPROTO_TCP), TCP_KEEPCNT, count)
     try setOption(
