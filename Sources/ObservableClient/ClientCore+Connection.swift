@@ -32,8 +32,10 @@ extension ClientCore {
         tearDown(connection)
       } catch {
         guard everConnected else {
+          // Closed before `connect()` throws, so its caller sees the final state.
+          setConnectionState(.closed)
           finishFirstConnect(.failure(isClosed ? .closed : error))
-          break
+          return
         }
         reason = "\(error)"
       }
