@@ -17,10 +17,21 @@ final class EventLoop: @unchecked Sendable {
   /// Creates the loop's epoll and wake-up descriptors; call ``start()`` to run it. With a
   /// `sendRing`, connections' sends during a turn go out in batches at its end.
   init(name: String, logger: Logger, sendRing: SendRing? = nil) throws(SystemError) {
+    // The descriptors come first, before any stored property is set: once every property is
+    // set, a throw runs deinit, which closes them too, and a second close of a number can
+    // close a descriptor another thread has opened meanwhile.
+    (epoll, wakeup) = try Self.openDescriptors()
     self.name = name
     self.logger = logger
     self.sendRing = sendRing
-    epoll = try blockingSyscall("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
+    readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+  }
+
+  /// An epoll descriptor watching a fresh eventfd for the wake-ups; on failure, whatever was
+  /// opened is closed again.
+  private static func openDescriptors() throws(SystemError) -> (epoll: Int32, wakeup: Int32) {
+    let epoll = try blockingSyscall("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
+    let wakeup: Int32
     do {
       wakeup = try blockingSyscall("eventfd") {
         eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
@@ -39,6 +50,7 @@ final class EventLoop: @unchecked Sendable {
       close(wakeup)
       throw error
     }
+    return (epoll, wakeup)
   }
 
   deinit {
@@ -144,7 +156,7 @@ final class EventLoop: @unchecked Sendable {
   let sendRing: SendRing?
 
   /// The loop's reusable read buffer, so idle connections hold no buffer of their own.
-  let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+  let readBuffer: UnsafeMutableRawBufferPointer
 
   private func control(_ operation: Int32, _ fd: Int32, events: UInt32, _ call: StaticString)
     throws(SystemError)

@@ -19,7 +19,10 @@ final class LineClient: @unchecked Sendable {
     let status = try resolved.withSockaddr { pointer, length in connect(fd, pointer, length) }
     guard status == 0 else {
       let code = errno
-      Glibc.close(fd)
+      // Every stored property is set by now, so the throw runs deinit, which closes too:
+      // closing here directly would close the number twice, and the second close could hit
+      // a descriptor another thread opened in between (a client's socket, sd_notify's).
+      close()
       throw SystemError(call: "connect(\(address))", code: code)
     }
     if readGreeting { greeting = try readJSON() }

@@ -16,13 +16,21 @@ final class NotificationReceiver {
   private let fd: Int32
 
   init() throws {
-    path = "/tmp/obs-notify-\(getpid())-\(UInt32.random(in: .min ... .max)).sock"
+    let path = "/tmp/obs-notify-\(getpid())-\(UInt32.random(in: .min ... .max)).sock"
+    // Bound before any stored property is set: a throw from here on would run deinit, which
+    // closes `fd` too, and a second close can hit a descriptor another thread has just opened.
+    fd = try Self.boundSocket(at: path)
+    self.path = path
+  }
+
+  /// A datagram socket bound to `path`; closed again if the bind fails.
+  private static func boundSocket(at path: String) throws -> Int32 {
     #if canImport(Glibc)
       let datagram = Int32(SOCK_DGRAM.rawValue | SOCK_CLOEXEC.rawValue)
     #else
       let datagram = SOCK_DGRAM
     #endif
-    fd = socket(AF_UNIX, datagram, 0)
+    let fd = socket(AF_UNIX, datagram, 0)
     guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)
@@ -40,6 +48,7 @@ final class NotificationReceiver {
       close(fd)
       throw Failure(description: "bind \(path): errno \(code)")
     }
+    return fd
   }
 
   deinit {
