@@ -93,11 +93,6 @@ struct ClusterBroadcastScenario {
       let command = [
         observableServer, "--listen", "127.0.0.1:\(port)", "--log-level", "notice",
         "--max-connections", "\(count + 64)", "--io-uring", "auto", "--cluster", nats.url(index),
-        // Keepalive probes start after 30 s idle by default, and subscribers connected within
-        // a few seconds of each other are probed together: on loopback every probe and its ACK
-        // pass the per-CPU backlog (net.core.netdev_max_backlog, 1,000 here), which drops most
-        // of a burst of thousands, and a peer whose probes all went unanswered is dropped.
-        "--dead-peer-timeout", "3600",
       ]
       nodes.append(
         try PeerProcess(command, port: port, logPath: logPath(index), deadline: deadline))
