@@ -57,8 +57,15 @@ struct ServerOptions: ParsableArguments {
   @Option(help: "Longest request line in bytes.")
   var maxLineBytes = 1 << 20
 
-  @Option(help: "Most clients connected at once.")
+  @Option(help: "Most line protocol clients (--listen) connected at once.")
   var maxConnections = 1024
+
+  @Option(
+    name: .customLong("max-http-connections"),
+    help:
+      "Most HTTP connections (--http), WebSocket ones included, open at once; a limit of their own."
+  )
+  var maxHTTPConnections = ServerConfiguration().maxHTTPConnections
 
   @Option(help: "Bytes queued for one client before it is closed as a slow consumer.")
   var maxQueuedBytes = 8 << 20
@@ -121,6 +128,9 @@ struct ServerOptions: ParsableArguments {
     }
     guard maxLineBytes >= 64 else { throw ValidationError("--max-line-bytes must be at least 64") }
     guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
+    guard maxHTTPConnections >= 1 else {
+      throw ValidationError("--max-http-connections must be at least 1")
+    }
     guard maxQueuedBytes >= 4096 else {
       throw ValidationError("--max-queued-bytes must be at least 4096")
     }
@@ -166,6 +176,7 @@ struct ServerOptions: ParsableArguments {
     configuration.deadPeerTimeout = deadPeerTimeout == 0 ? nil : .seconds(deadPeerTimeout)
     configuration.maxLineBytes = maxLineBytes
     configuration.maxConnections = maxConnections
+    configuration.maxHTTPConnections = maxHTTPConnections
     configuration.maxQueuedBytes = maxQueuedBytes
     configuration.maxSubscriptions = maxSubscriptions
     configuration.maxRetainedBytes = maxRetainedBytes

@@ -41,18 +41,51 @@ extension JSONReader {
       UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
       return letter &+ 1
     case UInt8(ascii: "u"):
-      for digit in (letter &+ 1)..<(letter &+ 5) {
-        guard digit < end else {
-          throw JSONSyntaxError(offset: stringStart, reason: "unterminated string")
-        }
-        guard JSONScanner.hexValue(byte(at: digit)) != nil else {
-          throw JSONSyntaxError(offset: offset, reason: "invalid \\u escape")
-        }
-      }
-      return letter &+ 5
+      return try unicodeEscapeEnd(at: offset, stringStart: stringStart)
     default:
       throw JSONSyntaxError(offset: offset, reason: "invalid escape sequence")
     }
+  }
+
+  /// Checks the `\uXXXX` escape whose backslash is at `offset`, and the low surrogate escape
+  /// that must follow a high one, and returns the offset after them.
+  ///
+  /// An unpaired surrogate escape is grammatical JSON (RFC 8259 section 8.2 leaves its meaning
+  /// open) but stands for no Unicode scalar: I-JSON (RFC 7493 section 2.1) forbids it, and a
+  /// subscriber's parser may refuse the whole line. Values are relayed verbatim, so the escape
+  /// is refused here rather than repaired in a copy.
+  private func unicodeEscapeEnd(at offset: Int, stringStart: Int) throws(JSONSyntaxError) -> Int {
+    let unit = try codeUnit(at: offset, stringStart: stringStart)
+    switch unit {
+    case 0xD800...0xDBFF:
+      let next = offset &+ 6
+      guard next &+ 1 < end, byte(at: next) == UInt8(ascii: "\\"),
+        byte(at: next &+ 1) == UInt8(ascii: "u"),
+        (0xDC00...0xDFFF).contains(try codeUnit(at: next, stringStart: stringStart))
+      else {
+        throw JSONSyntaxError(offset: offset, reason: "unpaired surrogate escape")
+      }
+      return next &+ 6
+    case 0xDC00...0xDFFF:
+      throw JSONSyntaxError(offset: offset, reason: "unpaired surrogate escape")
+    default:
+      return offset &+ 6
+    }
+  }
+
+  /// The value of the four hexadecimal digits of the `\uXXXX` escape at `offset`.
+  private func codeUnit(at offset: Int, stringStart: Int) throws(JSONSyntaxError) -> UInt32 {
+    var value: UInt32 = 0
+    for digit in (offset &+ 2)..<(offset &+ 6) {
+      guard digit < end else {
+        throw JSONSyntaxError(offset: stringStart, reason: "unterminated string")
+      }
+      guard let nibble = JSONScanner.hexValue(byte(at: digit)) else {
+        throw JSONSyntaxError(offset: offset, reason: "invalid \\u escape")
+      }
+      value = value &<< 4 | nibble
+    }
+    return value
   }
 
   /// Checks the multi-byte UTF-8 sequence whose lead byte is at `offset` and returns the offset

@@ -2,9 +2,9 @@ extension JSONScanner {
   /// Decodes the JSON string token at `range` (including the quotes), already validated by this
   /// scanner, to a Swift `String`, handling all escapes including `\uXXXX` and surrogate pairs.
   ///
-  /// An unpaired surrogate escape is grammatical JSON but has no Unicode scalar value, so it
-  /// becomes U+FFFD. Input that was not validated never traps or reads outside `range`: a
-  /// malformed escape loses its backslash and invalid UTF-8 is repaired by `String`.
+  /// Input that was not validated never traps or reads outside `range`: an unpaired surrogate
+  /// escape (which the scanner refuses) becomes U+FFFD, a malformed escape loses its backslash
+  /// and invalid UTF-8 is repaired by `String`.
   static func decodeString(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> String {
     precondition(
       range.lowerBound >= 0 && range.upperBound <= bytes.count && range.count >= 2,

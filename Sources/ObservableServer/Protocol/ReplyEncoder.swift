@@ -19,7 +19,9 @@ enum ReplyEncoder {
     out.append(literal: "}\n")
   }
 
-  /// Appends an error reply; `op` is `nil` when the request's op could not be read.
+  /// Appends an error reply; `op` is `nil` when the request's op could not be read. An op the
+  /// server does not know is quoted as its ``QuotedPrefix``, so the reply stays short however
+  /// long the request.
   static func error(
     op: String?,
     id: UnsafeRawBufferPointer?,
@@ -28,7 +30,7 @@ enum ReplyEncoder {
   ) {
     out.append(literal: #"{"ok":false,"op":"#)
     if let op {
-      JSONStringEncoding.append(op, to: &out)
+      JSONStringEncoding.append(QuotedPrefix.of(op), to: &out)
     } else {
       out.append(literal: "null")
     }

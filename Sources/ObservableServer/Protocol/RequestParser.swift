@@ -69,7 +69,8 @@ enum RequestParser {
       throw fields.rejection(.badRequest, "\"op\" must be a string")
     }
     guard let op = RequestOp(rawValue: opText) else {
-      throw fields.rejection(.unknownOp, "unknown op \"\(opText)\"; send {\"op\":\"help\"}")
+      throw fields.rejection(
+        .unknownOp, "unknown op \"\(QuotedPrefix.of(opText))\"; send {\"op\":\"help\"}")
     }
     var request = Request(op: op, id: fields.id)
     request.stream = try fields.string(fields.stream, in: line)

@@ -16,8 +16,9 @@ enum ShorthandParser {
     let word = typed.lowercased()
     guard let op = word == "retain" ? .publish : RequestOp(rawValue: aliases[word] ?? word) else {
       throw RequestRejection(
-        op: String(typed),
-        error: ProtocolError(.unknownOp, "unknown command \"\(typed.prefix(64))\"; type help"))
+        op: QuotedPrefix.of(typed),
+        error: ProtocolError(.unknownOp, "unknown command \"\(QuotedPrefix.of(typed))\"; type help")
+      )
     }
     var request = Request(op: op)
     switch op {

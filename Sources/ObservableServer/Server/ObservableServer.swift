@@ -37,7 +37,9 @@ public final class ObservableServer: Sendable {
     registry = StreamRegistry(
       sources: sources, counters: counters, maxRetainedBytes: configuration.maxRetainedBytes,
       cluster: cluster)
-    admission = Admission(limit: configuration.maxConnections, counters: counters)
+    admission = Admission(
+      limit: configuration.maxConnections, httpLimit: configuration.maxHTTPConnections,
+      counters: counters)
     authenticationFailures = AuthenticationFailures(logger: logger)
   }
 
@@ -111,17 +113,19 @@ public final class ObservableServer: Sendable {
         allowOrigins: configuration.allowOrigins, counters: counters,
         isServing: { admission.isAccepting }, cluster: registry.cluster)
       : nil
+    let slots: Admission.Slots = router == nil ? .line : .http
     return Listener(
       descriptor: socket.descriptor, label: socket.label, unixPath: socket.unixPath,
       loop: parts.acceptLoop, connectionLoops: parts.loops,
       makeConnection: { descriptor, peer, home in
         Connection(
           descriptor: descriptor, peer: peer, on: home, settings: settings, context: context,
-          admission: admission,
+          admission: admission, slots: slots,
           framing: router.map { HTTPFraming(router: $0, settings: settings, counters: counters) }
             ?? LineFraming(maxLineBytes: settings.maxLineBytes))
       },
-      admission: admission, deadPeerTimeout: configuration.deadPeerTimeout, logger: logger)
+      admission: admission, slots: slots, deadPeerTimeout: configuration.deadPeerTimeout,
+      logger: logger)
   }
 
   /// The HTTP addresses served (`--http`), with port 0 resolved; empty unless the server runs.

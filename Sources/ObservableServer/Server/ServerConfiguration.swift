@@ -23,8 +23,15 @@ public struct ServerConfiguration: Sendable {
   public var token: String?
   /// The longest request line, in bytes.
   public var maxLineBytes = 1 << 20
-  /// How many clients may be connected at once.
+  /// How many clients of the line protocol (`listen`) may be connected at once.
   public var maxConnections = 1024
+  /// How many HTTP connections (`httpListen`), WebSocket ones included, may be open at once;
+  /// a limit of their own, so that HTTP clients cannot take the line protocol's slots.
+  ///
+  /// 256: the HTTP port serves operators (the live page, scrapes, health probes) and browser
+  /// pages over `/ws`, fewer than the line protocol's clients; a deployment that serves many
+  /// browsers raises it, and the descriptor limit with it (one descriptor per connection).
+  public var maxHTTPConnections = 256
   /// How many bytes may wait to be written to one connection before it is closed as slow.
   public var maxQueuedBytes = 8 << 20
   /// How many event loop threads serve connections: one per core but one, which is left to

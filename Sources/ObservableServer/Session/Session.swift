@@ -24,7 +24,7 @@ final class Session {
   /// Handles one request line; returns `false` when the rest of the input is no longer lines
   /// (compression started).
   func handle(_ line: UnsafeRawBufferPointer) -> Bool {
-    // After a wrong token nothing more is read; the rest of the input is dropped.
+    // After a wrong token (or an HTTP request) nothing more is read; the rest is dropped.
     guard !closing else { return false }
     let publish = PublishShape.parts(of: line)
     if let publish, authenticated,
@@ -40,6 +40,9 @@ final class Session {
         try performRejecting(request)
       }
     } catch {
+      if error.error.code == .unknownOp, MisdirectedHTTP.isRequestLine(line) {
+        return answerMisdirectedHTTP()
+      }
       reject(op: error.op, id: error.id, error.error)
       guard !closing else {
         output.finish("wrong token")

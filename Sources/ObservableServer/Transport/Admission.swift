@@ -1,22 +1,46 @@
 import Dispatch
 import Locking
 
-/// Which connections the server takes: at most a given number at once, and none once it
-/// shuts down. Shared by every listener of one server.
+/// Which connections the server takes: at most a given number at once of each kind, and none
+/// once it shuts down. Shared by every listener of one server.
+///
+/// HTTP connections, WebSocket ones included, have a limit of their own: clients that send a
+/// request head slowly (slowloris) could otherwise hold every slot for the head timeout, again
+/// and again, and lock the line protocol's clients out. A limit per address would not do: such
+/// clients come from many addresses, and behind a proxy every client has the same one.
 final class Admission: Sendable {
-  init(limit: Int, counters: ServerCounters) {
+  /// The limit a connection counts against: the one of the port it came through.
+  enum Slots: Sendable {
+    /// The line protocol's ports (`--listen`): `--max-connections`.
+    case line
+    /// The HTTP ports (`--http`), WebSocket connections included: `--max-http-connections`.
+    case http
+  }
+
+  init(limit: Int, httpLimit: Int, counters: ServerCounters) {
     self.limit = limit
+    self.httpLimit = httpLimit
     self.counters = counters
   }
 
-  /// The most connections open at once.
+  /// The most line protocol connections open at once.
   let limit: Int
+  /// The most HTTP connections open at once.
+  let httpLimit: Int
 
-  /// Counts a new connection in, unless the server is full or shutting down.
-  func admit() -> Bool {
+  /// The limit of `slots`.
+  func limit(of slots: Slots) -> Int {
+    switch slots {
+    case .line: limit
+    case .http: httpLimit
+    }
+  }
+
+  /// Counts a new connection in, unless its kind is at its limit or the server shuts down.
+  func admit(_ slots: Slots) -> Bool {
     let admitted = state.withLock { state in
-      guard state.accepting, state.open < limit else { return false }
-      state.open += 1
+      guard state.accepting, state.open[slots] < limit(of: slots) else { return false }
+      state.open[slots] += 1
       return true
     }
     if admitted {
@@ -29,10 +53,10 @@ final class Admission: Sendable {
   }
 
   /// Counts a closed connection out.
-  func release() {
+  func release(_ slots: Slots) {
     let last = state.withLock { state in
-      state.open -= 1
-      return state.open == 0 && !state.accepting
+      state.open[slots] -= 1
+      return state.open.total == 0 && !state.accepting
     }
     counters.update { $0.connections -= 1 }
     if last { allClosed.signal() }
@@ -42,7 +66,7 @@ final class Admission: Sendable {
   func close() {
     let none = state.withLock { state in
       state.accepting = false
-      return state.open == 0
+      return state.open.total == 0
     }
     if none { allClosed.signal() }
   }
@@ -58,8 +82,8 @@ final class Admission: Sendable {
   /// Whether new connections are still taken.
   var isAccepting: Bool { state.withLock { $0.accepting } }
 
-  /// How many connections are open.
-  var openCount: Int { state.withLock { $0.open } }
+  /// How many connections are open, of both kinds.
+  var openCount: Int { state.withLock { $0.open.total } }
 
   private let counters: ServerCounters
   private let state = Locked(AdmissionState())
@@ -68,6 +92,29 @@ final class Admission: Sendable {
 }
 
 private struct AdmissionState {
-  var open = 0
+  var open = ConnectionsByKind()
   var accepting = true
+}
+
+/// How many connections of each kind are open.
+private struct ConnectionsByKind {
+  var line = 0
+  var http = 0
+
+  var total: Int { line + http }
+
+  subscript(slots: Admission.Slots) -> Int {
+    get {
+      switch slots {
+      case .line: line
+      case .http: http
+      }
+    }
+    set {
+      switch slots {
+      case .line: line = newValue
+      case .http: http = newValue
+      }
+    }
+  }
 }

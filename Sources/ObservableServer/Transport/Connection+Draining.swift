@@ -28,17 +28,36 @@ extension Connection {
       _ = try blockingSyscall("shutdown") { Glibc.shutdown(descriptor, Int32(SHUT_WR)) }
       try loop.modify(descriptor, events: EPOLLIN.rawValue | EPOLLRDHUP.rawValue)
     } catch {
-      close("server shutting down")
+      close(finishing ?? "server shutting down")
     }
   }
 
+  /// Reads and discards what the client sends while the connection drains or finishes (see
+  /// ``finish(_:)``), so that the close finds no unread input; closes at the client's end of
+  /// stream once the half-close is sent.
   func discardInput() {
     for _ in 0..<16 {
       switch try? SocketCalls.read(descriptor, into: loop.readBuffer) {
       case .done(let count) where count > 0: continue
       case .wouldBlock: return
-      default: return close("server shutting down")
+      case .done where finishing != nil && !sentEndOfStream:
+        // The client closed its side before it had the last lines; it may still read them
+        // (`nc -N`), so they go out, and the close follows them.
+        return keepWritingAfterPeerClosed()
+      default: return close(finishing ?? "server shutting down")
       }
     }
+  }
+
+  /// Stops reading a finishing connection whose client closed its side; it closes once
+  /// everything queued is written.
+  private func keepWritingAfterPeerClosed() {
+    peerClosed = true
+    do {
+      try loop.modify(descriptor, events: EPOLLOUT.rawValue)
+    } catch {
+      return close(finishing ?? "closed by peer")
+    }
+    flush()
   }
 }

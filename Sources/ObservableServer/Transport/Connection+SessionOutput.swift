@@ -37,8 +37,12 @@ extension Connection: SessionOutput {
     // tells its peer why does so after the error line.
     queueFarewell(.policyViolation)
     finishing = reason
-    // Nothing more is read; a client that does not read its last lines is closed anyway.
-    try? loop.modify(descriptor, events: EPOLLOUT.rawValue)
+    // No more requests are handled, but what the client still sends is read and discarded
+    // until the half-close: a close with unread input would be a reset, which destroys the
+    // last lines before the client reads them. A client that neither reads them nor closes
+    // is closed anyway.
+    let reading = peerClosed ? 0 : EPOLLIN.rawValue | EPOLLRDHUP.rawValue
+    try? loop.modify(descriptor, events: reading | EPOLLOUT.rawValue)
     watchingWritable = true
     schedule(in: settings.halfCloseGrace) { [self] in close(reason) }
     flush()

@@ -34,10 +34,9 @@ extension Connection: RingWriter {
       guard writing.isEmpty else { return true }
       if outbox.finishFlushIfIdle(inFlight: 0) {
         if peerClosed {
-          close("closed by peer")
-        } else if let finishing {
-          close(finishing)
-        } else if draining {
+          close(finishing ?? "closed by peer")
+        } else if finishing != nil || draining {
+          // Half-closes, then reads the client's input to its end before closing.
           sendEndOfStream()
         } else {
           watchWritable(false)

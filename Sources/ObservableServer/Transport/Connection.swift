@@ -22,8 +22,10 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
     settings: ConnectionSettings,
     context: SessionContext,
     admission: Admission,
+    slots: Admission.Slots,
     framing: any Framing
   ) {
+    self.slots = slots
     self.descriptor = descriptor
     self.peer = peer
     self.home = home
@@ -76,7 +78,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
     // Shutdown began between the accept and this turn: the connection never opens.
     guard admission.isAccepting else {
       Glibc.close(descriptor)
-      admission.release()
+      admission.release(slots)
       return
     }
     do {
@@ -85,7 +87,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
       context.logger.warning(
         "cannot watch connection", metadata: ["peer": "\(peer)", "error": "\(error)"])
       Glibc.close(descriptor)
-      admission.release()
+      admission.release(slots)
       return
     }
     home.connections.insert(self)
@@ -117,7 +119,10 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
     if peerClosed || finishing != nil {
       // Written now, not with the turn's batch: a failed socket closes right after.
       if failed { writeNow() } else if events & EPOLLOUT.rawValue != 0 { flush() }
-      if failed { close(finishing ?? "reset by peer") }
+      if failed { return close(finishing ?? "reset by peer") }
+      if !peerClosed, !closed, events & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue) != 0 {
+        discardInput()
+      }
       return
     }
     if draining {
@@ -150,7 +155,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
     // What was read before the close is published, whatever closes the connection.
     endSession()
     home.connections.remove(self)
-    admission.release()
+    admission.release(slots)
     context.logger.debug("connection closed", metadata: ["peer": "\(peer)", "reason": "\(reason)"])
   }
 
@@ -179,6 +184,8 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
   var finishing: String?
   private let home: ConnectionLoop
   private let admission: Admission
+  /// The limit the connection counts against, released when it closes.
+  private let slots: Admission.Slots
   private(set) var session: Session?
   /// The loop timers the connection scheduled, cancelled when it closes.
   var timers: Set<LoopTimer> = []

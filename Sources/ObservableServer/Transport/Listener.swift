@@ -1,6 +1,7 @@
 import CLinux
 import Glibc
 import Logging
+import WebSocket
 
 /// A listening socket on the first event loop that accepts clients and spreads them over all
 /// loops.
@@ -18,9 +19,11 @@ final class Listener: ReadinessHandler, @unchecked Sendable {
     connectionLoops: [ConnectionLoop],
     makeConnection: @escaping @Sendable (Int32, String, ConnectionLoop) -> Connection,
     admission: Admission,
+    slots: Admission.Slots,
     deadPeerTimeout: Duration?,
     logger: Logger
   ) {
+    self.slots = slots
     self.deadPeerTimeout = deadPeerTimeout
     self.descriptor = descriptor
     self.label = label
@@ -66,11 +69,9 @@ final class Listener: ReadinessHandler, @unchecked Sendable {
   }
 
   private func admit(_ client: Int32) {
-    guard admission.admit() else {
-      let notice = ReplyEncoder.notice(
-        ProtocolError(
-          .tooManyConnections, "the server is at its limit of \(admission.limit) connections"))
-      _ = notice.withUnsafeBytes { try? SocketCalls.send(client, $0) }
+    guard admission.admit(slots) else {
+      let refusal = refusal
+      _ = refusal.withUnsafeBytes { try? SocketCalls.send(client, $0) }
       Glibc.close(client)
       logger.warning("connection refused: too many connections", metadata: ["listener": "\(label)"])
       return
@@ -85,6 +86,21 @@ final class Listener: ReadinessHandler, @unchecked Sendable {
     next &+= 1
     let connection = makeConnection(client, SocketCalls.peerName(client, listener: label), target)
     target.loop.execute { connection.open() }
+  }
+
+  /// What a client refused at the limit is told, in the protocol of the port: an error line,
+  /// or an HTTP 503 that a browser or a probe shows as such.
+  private var refusal: [UInt8] {
+    let limit = admission.limit(of: slots)
+    switch slots {
+    case .line:
+      return ReplyEncoder.notice(
+        ProtocolError(.tooManyConnections, "the server is at its limit of \(limit) connections"))
+    case .http:
+      return HTTPResponse.text(
+        .serviceUnavailable, "the server is at its limit of \(limit) HTTP connections"
+      ).bytes()
+    }
   }
 
   /// Out of descriptors or memory: stop accepting for a moment instead of spinning, since the
@@ -103,6 +119,8 @@ final class Listener: ReadinessHandler, @unchecked Sendable {
   private let connectionLoops: [ConnectionLoop]
   private let makeConnection: @Sendable (Int32, String, ConnectionLoop) -> Connection
   private let admission: Admission
+  /// The limit this listener's connections count against.
+  private let slots: Admission.Slots
   private let deadPeerTimeout: Duration?
   private let logger: Logger
   private var next = 0

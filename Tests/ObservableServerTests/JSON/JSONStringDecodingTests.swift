@@ -34,8 +34,11 @@ import Testing
     (#""\ud83d\u0041""#, "\u{FFFD}A"),
     (#""\udbff\ue000""#, "\u{FFFD}\u{E000}"),
   ])
-  func replacesUnpairedSurrogatesWithReplacementCharacter(token: String, text: String) throws {
-    #expect(try decodeToken(token) == text)
+  func replacesUnpairedSurrogatesWithReplacementCharacter(token: String, text: String) {
+    // The scanner refuses these (see JSONScannerInvalidDocumentTests); decoding input that was
+    // not validated still yields U+FFFD rather than trapping.
+    let bytes = Array(token.utf8)
+    #expect(decodeString(bytes, 0..<bytes.count) == text)
   }
 
   @Test func decodesTokenInsideLargerBuffer() throws {
