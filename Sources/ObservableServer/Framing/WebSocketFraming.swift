@@ -136,13 +136,18 @@ final class WebSocketFraming: Framing {
     counters.update { $0.webSocketConnections -= 1 }
   }
 
-  /// Frames start with FIN set (the encoder never fragments); the `101` answer written as the
-  /// framing took over, which starts with a letter, can still lead the output.
   func endOfUnit(in output: UnsafeRawBufferPointer, containing offset: Int) -> Int? {
+    Self.endOfFrame(in: output, containing: offset)
+  }
+
+  /// Where the frame holding byte `offset` of `output` ends; nil when `output` does not hold
+  /// it whole. Frames start with FIN set (the encoder never fragments); the `101` answer
+  /// written as the framing took over, which starts with a letter, can still lead the output.
+  static func endOfFrame(in output: UnsafeRawBufferPointer, containing offset: Int) -> Int? {
     guard offset < output.count else { return output.count }
     var end = 0
     if output[0] < 0x80 {
-      guard let headEnd = Self.endOfHead(in: output) else { return nil }
+      guard let headEnd = endOfHead(in: output) else { return nil }
       end = headEnd
     }
     while end <= offset {
