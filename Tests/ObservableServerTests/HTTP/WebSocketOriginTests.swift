@@ -36,6 +36,18 @@ struct WebSocketOriginTests {
     }
   }
 
+  @Test func theRefusalOfAServersOwnDNSNameSaysWhatToDo() throws {
+    let server = try TestServer.withHTTP()
+    defer { server.stop() }
+    let origin = "http://myhost.example:\(server.httpPort)"
+    let answer = try server.httpExchange(
+      "GET /ws HTTP/1.1\r\nHost: myhost.example:\(server.httpPort)\r\nUpgrade: websocket\r\n"
+        + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        + "Sec-WebSocket-Version: 13\r\nOrigin: \(origin)\r\n\r\n")
+    #expect(answer.hasPrefix("HTTP/1.1 403"), "\(answer)")
+    #expect(answer.contains("list it with --allow-origin"), "\(answer)")
+  }
+
   /// The status code the server answers an upgrade request with.
   private static func upgradeStatus(_ server: TestServer, host: String, origin: String?) throws
     -> Int?
