@@ -186,11 +186,15 @@ def slow_subscriber(options):
     """Subscribes and reads nothing while a TCP client publishes; then reads what came back."""
     sock, reader, _ = open_raw(options, receive_buffer=4096)
     sock.sendall(frame(0x1, b'{"op":"subscribe","stream":"flood","id":1}'))
+    # Subscribed once the reply is here; from then on nothing is read until the flood ends.
+    while True:
+        got = reader.next()
+        if got is None:
+            raise SystemExit("no subscribe reply")
+        if got[0] == 0x1 and b'"id":1' in got[1]:
+            break
     publisher = socket.create_connection(("127.0.0.1", options.tcp_port), timeout=TIMEOUT)
     publisher.recv(4096)
-    # The subscribe reply is queued before any value reaches the subscriber.
-    publisher.sendall(b'{"op":"ping","id":0}\n')
-    time.sleep(0.2)
     value = json.dumps("x" * 4000)
     line = f'{{"op":"publish","stream":"flood","value":{value}}}\n'.encode()
     batch = line * 64
