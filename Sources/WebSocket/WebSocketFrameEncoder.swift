@@ -110,6 +110,24 @@ public final class WebSocketFrameEncoder {
     output.append(contentsOf: payload)
   }
 
+  /// The length, header included, of the unmasked frame this encoder wrote at `start` of
+  /// `output`; nil when its header is not all there. Lets a server cut its queued output
+  /// after the frame being written, so that a close frame can follow at once.
+  public static func frameLength(in output: UnsafeRawBufferPointer, at start: Int) -> Int? {
+    guard start >= 0, start + 2 <= output.count else { return nil }
+    let marker = Int(output[start + 1] & 0x7F)
+    switch marker {
+    case 126:
+      guard start + 4 <= output.count else { return nil }
+      return 4 + (Int(output[start + 2]) << 8 | Int(output[start + 3]))
+    case 127:
+      guard start + 10 <= output.count else { return nil }
+      return 10 + output[(start + 2)..<(start + 10)].reduce(0) { $0 << 8 | Int($1) }
+    default:
+      return 2 + marker
+    }
+  }
+
   /// A final frame's header without a mask, with the shortest length encoding.
   static func appendHeader(opcode: UInt8, rsv1: Bool, length: Int, to output: inout [UInt8]) {
     output.append(0x80 | (rsv1 ? 0x40 : 0) | opcode)

@@ -29,8 +29,12 @@ public struct WebSocketHandshake: Sendable, Hashable {
   public let deflate: PerMessageDeflateParameters?
   /// The request's `Origin`, which browsers always send; nil for other clients.
   public let origin: String?
-  /// Whether `origin` names the same scheme-less host and port as the request's `Host`.
+  /// Whether `origin` names the plain-HTTP origin of the request's `Host`: the same scheme
+  /// (`http`, which the server speaks), host and port.
   public let isSameOrigin: Bool
+  /// Whether the request's `Host` is an IP address or `localhost`, which a DNS-rebinding page
+  /// cannot name (``RequestOrigin/isRebindingProof(host:)``).
+  public let isHostRebindingProof: Bool
 
   /// Checks `head` as an upgrade request; throws the HTTP response to send instead when it
   /// is not an acceptable one (then close).
@@ -72,14 +76,16 @@ public struct WebSocketHandshake: Sendable, Hashable {
       origins.count == 1
       && headers["Host"].map { RequestOrigin.matches(origins[0], host: $0) }
         == true
+    self.isHostRebindingProof = headers["Host"].map(RequestOrigin.isRebindingProof) == true
   }
 
-  /// The origin policy: clients that send no `Origin` (not browsers) pass, as do
-  /// same-origin pages and origins in `allowList` (compared without regard to case or a
-  /// trailing slash). Answer 403 otherwise.
+  /// The origin policy: clients that send no `Origin` (not browsers) pass, as do origins in
+  /// `allowList` (compared without regard to case or a trailing slash), and same-origin pages
+  /// when `Host` is an IP address or `localhost`. A same-origin page whose `Host` is a DNS
+  /// name does not pass: a DNS-rebinding page is same-origin too. Answer 403 otherwise.
   public func isOriginAllowed(by allowList: [String] = []) -> Bool {
     guard let origin else { return true }
-    if isSameOrigin { return true }
+    if isSameOrigin && isHostRebindingProof { return true }
     let normalized = Self.normalize(origin)
     return allowList.contains { Self.normalize($0) == normalized }
   }

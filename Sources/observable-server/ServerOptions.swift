@@ -22,7 +22,7 @@ struct ServerOptions: ParsableArguments {
   @Option(
     name: .customLong("allow-origin"),
     help: ArgumentHelp(
-      "An origin (scheme://host:port) besides the server's own whose pages may open /ws. Repeatable.",
+      "An origin (scheme://host:port) whose pages may open /ws; the server's own passes unlisted only when reached by IP address or localhost. Repeatable.",
       valueName: "origin"))
   var allowOrigin: [String] = []
 

@@ -78,7 +78,8 @@ final class WebSocketHandshakeTests: XCTestCase {
       (nil, false),
       ("http://example.com:8080", true),
       ("HTTP://EXAMPLE.COM:8080", true),
-      ("https://example.com:8080", true),
+      // The listener speaks plain HTTP: an https page is another origin.
+      ("https://example.com:8080", false),
       ("http://example.com", false),
       ("http://evil.com:8080", false),
       ("http://example.com:8080.evil.com", false),
@@ -92,15 +93,37 @@ final class WebSocketHandshakeTests: XCTestCase {
       XCTAssertEqual(handshake.isSameOrigin, same, origin ?? "none")
     }
     XCTAssertTrue(RequestOrigin.matches("http://localhost", host: "localhost:80"))
-    XCTAssertTrue(RequestOrigin.matches("https://[::1]:8443", host: "[::1]:8443"))
-    XCTAssertFalse(RequestOrigin.matches("https://[::1]:8443", host: "[::1]"))
+    XCTAssertTrue(RequestOrigin.matches("https://[::1]:8443", host: "[::1]:8443", scheme: "https"))
+    XCTAssertFalse(RequestOrigin.matches("https://[::1]:8443", host: "[::1]:8443"))
+    XCTAssertFalse(RequestOrigin.matches("http://[::1]:8443", host: "[::1]:8443", scheme: "https"))
+    XCTAssertFalse(RequestOrigin.matches("https://[::1]:8443", host: "[::1]", scheme: "https"))
     XCTAssertFalse(RequestOrigin.matches("http://a:x", host: "a"))
+  }
+
+  func testOnlyAddressesAndLocalhostAreRebindingProof() {
+    for host in [
+      "127.0.0.1", "127.0.0.1:8080", "LOCALHOST:1", "[::1]:80", "[fe80::1]", "10.0.0.255",
+    ] {
+      XCTAssertTrue(RequestOrigin.isRebindingProof(host: host), host)
+    }
+    for host in [
+      "example.com:8080", "localhost.example.com", "127.0.0.1.nip.io", "1.2.3", "1.2.3.256",
+      "1.2.3.4.5", "[]", "[example]", "", "a.localhost", "0x7f.0.0.1", "127.0.0.1:x",
+    ] {
+      XCTAssertFalse(RequestOrigin.isRebindingProof(host: host), host)
+    }
   }
 
   func testOriginPolicy() throws {
     XCTAssertTrue(try WebSocketHandshake(head()).isOriginAllowed(by: []))
+    // Same-origin under a DNS name is what a rebinding page looks like: refused.
     let same = try WebSocketHandshake(head(adding: [("Origin", "http://example.com:8080")]))
-    XCTAssertTrue(same.isOriginAllowed(by: []))
+    XCTAssertTrue(same.isSameOrigin)
+    XCTAssertFalse(same.isOriginAllowed(by: []))
+    XCTAssertTrue(same.isOriginAllowed(by: ["http://example.com:8080"]))
+    let local = try WebSocketHandshake(
+      head(replacing: ["Host": "127.0.0.1:8080"], adding: [("Origin", "http://127.0.0.1:8080")]))
+    XCTAssertTrue(local.isOriginAllowed(by: []))
     let other = try WebSocketHandshake(head(adding: [("Origin", "https://Dash.Example.org")]))
     XCTAssertFalse(other.isOriginAllowed(by: []))
     XCTAssertFalse(other.isOriginAllowed(by: ["https://dash.example.org:8443"]))

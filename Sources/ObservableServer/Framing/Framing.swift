@@ -34,6 +34,11 @@ protocol Framing: AnyObject {
 
   /// The connection closed: the framing releases what it holds (timers, counters).
   func connectionClosed()
+
+  /// Where the unit of output (a frame) holding byte `offset` of `output` ends, `output`
+  /// starting where a unit starts; `output.count` when `offset` is. Nil when the framing
+  /// cannot tell, so that its output cannot be cut after the unit being written.
+  func endOfUnit(in output: UnsafeRawBufferPointer, containing offset: Int) -> Int?
 }
 
 /// Why a connection ends, for framings that tell their peer (a WebSocket close code).
@@ -46,6 +51,10 @@ enum Farewell {
   case goingAway
   /// The peer broke the framing's rules: the code says which rule.
   case protocolError(UInt16, String)
+  /// The peer did not read what was queued for it (`--max-queued-bytes`).
+  case slowConsumer
+  /// The peer stopped answering: the reason says how it was noticed.
+  case deadPeer(String)
 }
 
 /// What a line framing needs of the connection's life: nothing.
@@ -58,4 +67,7 @@ extension Framing {
 
   /// Nothing to release.
   func connectionClosed() {}
+
+  /// Output cannot be cut.
+  func endOfUnit(in output: UnsafeRawBufferPointer, containing offset: Int) -> Int? { nil }
 }

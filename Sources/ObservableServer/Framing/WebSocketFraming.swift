@@ -71,7 +71,8 @@ final class WebSocketFraming: Framing {
   private func handle(_ event: WebSocketEvent, _ session: Session, _ connection: Connection) -> Bool
   {
     switch event {
-    case .text(let line):
+    case .text(var line):
+      MessageLineBreaks.normalize(&line)
       return line.withUnsafeBytes { session.handle($0) }
     case .binary:
       // The decoder refuses binary frames at their header; nothing reaches here.
@@ -79,8 +80,9 @@ final class WebSocketFraming: Framing {
     case .ping(let payload):
       var pong: [UInt8] = []
       WebSocketFrameEncoder.appendPong(payload, to: &pong)
-      connection.sendFramed(pong)
-      return true
+      // Counted toward the queued-bytes cap: a peer that pings and never reads is cut.
+      connection.sendControlFrame(pong)
+      return said == nil
     case .pong:
       return true
     case .close(let code, _):
@@ -112,6 +114,15 @@ final class WebSocketFraming: Framing {
     case .protocolError(let raw, let reason):
       code = WebSocketCloseCode(rawValue: raw)
       text = reason
+    case .slowConsumer:
+      // 1008, not 1013 (try again later): the limit is this peer's own reading, so a client
+      // that retried at once would only fill its queue again.
+      code = .policyViolation
+      text = "slow consumer"
+    case .deadPeer(let reason):
+      // As the `websockets` package does for a keepalive timeout.
+      code = .internalError
+      text = reason
     }
     said = reason
     var frame: [UInt8] = []
@@ -125,6 +136,40 @@ final class WebSocketFraming: Framing {
     counters.update { $0.webSocketConnections -= 1 }
   }
 
+  func endOfUnit(in output: UnsafeRawBufferPointer, containing offset: Int) -> Int? {
+    Self.endOfFrame(in: output, containing: offset)
+  }
+
+  /// Where the frame holding byte `offset` of `output` ends; nil when `output` does not hold
+  /// it whole. Frames start with FIN set (the encoder never fragments); the `101` answer
+  /// written as the framing took over, which starts with a letter, can still lead the output.
+  static func endOfFrame(in output: UnsafeRawBufferPointer, containing offset: Int) -> Int? {
+    guard offset < output.count else { return output.count }
+    var end = 0
+    if output[0] < 0x80 {
+      guard let headEnd = endOfHead(in: output) else { return nil }
+      end = headEnd
+    }
+    while end <= offset {
+      guard let length = WebSocketFrameEncoder.frameLength(in: output, at: end),
+        end + length <= output.count
+      else { return nil }
+      end += length
+    }
+    return end
+  }
+
+  /// Where an HTTP head ends: after its blank line.
+  private static func endOfHead(in output: UnsafeRawBufferPointer) -> Int? {
+    let blankLine: [UInt8] = [0x0D, 0x0A, 0x0D, 0x0A]
+    guard output.count >= 4 else { return nil }
+    for start in 0...(output.count - 4)
+    where output[start] == 0x0D && output[start..<(start + 4)].elementsEqual(blankLine) {
+      return start + 4
+    }
+    return nil
+  }
+
   /// Pings every interval; a peer that sent nothing since the previous ping is gone.
   private func schedulePing() {
     guard let connection else { return }
@@ -132,13 +177,14 @@ final class WebSocketFraming: Framing {
       guard let connection = self.connection, said == nil else { return }
       guard heard else {
         counters.update { $0.deadPeersTotal += 1 }
+        connection.sayFarewellNow(.deadPeer("keepalive ping timeout"))
         connection.close("websocket peer answered no ping within \(pingInterval)")
         return
       }
       heard = false
       var ping: [UInt8] = []
       WebSocketFrameEncoder.appendPing([], to: &ping)
-      connection.sendFramed(ping)
+      connection.sendControlFrame(ping)
       schedulePing()
     }
   }

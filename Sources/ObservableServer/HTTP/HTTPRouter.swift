@@ -48,9 +48,14 @@ struct HTTPRouter: Sendable {
       return .respond(error.response, includingBody: head.method != "HEAD")
     }
     guard handshake.isOriginAllowed(by: allowOrigins) else {
-      return .respond(
-        .text(.forbidden, "origin \(handshake.origin ?? "") is not allowed; see --allow-origin"),
-        includingBody: true)
+      let origin = handshake.origin ?? ""
+      // The operator reading this must learn why their own page was refused.
+      let reason =
+        handshake.isSameOrigin
+        ? "origin \(origin) names the server by a DNS name, which a rebinding page can claim too;"
+          + " list it with --allow-origin"
+        : "origin \(origin) is not allowed; see --allow-origin"
+      return .respond(.text(.forbidden, reason), includingBody: true)
     }
     return .upgrade(handshake)
   }

@@ -7,8 +7,9 @@ public struct ServerConfiguration: Sendable {
   /// Addresses to serve HTTP on (`--http`): the live page at `/`, `/metrics`, `/healthz` and
   /// the protocol over WebSocket at `/ws`. None by default.
   public var httpListen: [ListenAddress] = []
-  /// Origins besides the server's own whose pages may open `/ws`; requests without `Origin`
-  /// (not from a browser) are always accepted.
+  /// Origins whose pages may open `/ws`, besides the server's own reached by IP address or
+  /// `localhost` (a DNS name could be rebound); requests without `Origin` (not from a
+  /// browser) are always accepted.
   public var allowOrigins: [String] = []
   /// How often a WebSocket peer is pinged; one that sent nothing between two pings is dropped.
   public var webSocketPingInterval: Duration = .seconds(20)

@@ -14,6 +14,19 @@ extension Connection {
     flush()
   }
 
+  /// Writes a control frame (a WebSocket pong or ping) as ``sendFramed(_:)`` does, counting
+  /// it and everything unwritten toward the queued-bytes cap: a peer that pings and never
+  /// reads is closed as a slow consumer, before it authenticates too (at a lower cap).
+  func sendControlFrame(_ bytes: [UInt8]) {
+    guard !closed else { return }
+    compactWriting()
+    guard outbox.holdUnwritten(writing.count - writeOffset + bytes.count) else {
+      context.counters.update { $0.slowConsumersTotal += 1 }
+      return closeAsSlowConsumer()
+    }
+    sendFramed(bytes)
+  }
+
   /// Replaces the framing for the rest of the connection and starts the session, whose
   /// greeting is then the first thing the new framing sends.
   func upgrade(to next: any Framing) {

@@ -12,6 +12,7 @@ extension Connection: SessionOutput {
       // Keepalive probes or unacknowledged data went unanswered for the dead-peer timeout, or
       // the peer's address stopped answering at all (its neighbour entry failed) meanwhile.
       context.counters.update { $0.deadPeersTotal += 1 }
+      sayFarewellNow(.deadPeer("peer vanished"))
       close("peer vanished: nothing acknowledged within the dead-peer timeout")
     default: close("\(what): \(error)")
     }

@@ -163,6 +163,8 @@ extension Connection: RingWriter {
       }
       notice += line
     } else {
+      // A framing that says goodbye (WebSocket) does so after the notice, once written.
+      if finishAsSlowConsumer(notice: line) { return }
       // A frame cut short cannot be finished: the notice goes out only between frames.
       guard writeOffset == writing.count else { return close("slow consumer") }
       line.withUnsafeBytes { framing.encode($0, to: &notice) }

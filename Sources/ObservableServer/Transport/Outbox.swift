@@ -65,6 +65,22 @@ final class Outbox: Sendable {
     }
   }
 
+  /// Records that the writer holds `unwritten` bytes, frames it wrote outside the outbox (a
+  /// WebSocket pong) included, so they count toward the cap. Past the cap, refuses every
+  /// further append as an overflowing append does, and returns `false`: the caller must close
+  /// the connection as a slow consumer.
+  func holdUnwritten(_ unwritten: Int) -> Bool {
+    state.withLock { state in
+      guard state.pending.count + unwritten <= state.limit else {
+        state.accepting = false
+        state.pending = []
+        return false
+      }
+      state.inFlight = unwritten
+      return true
+    }
+  }
+
   /// Whether anything is waiting to be taken.
   var hasPending: Bool { state.withLock { !$0.pending.isEmpty } }
 
