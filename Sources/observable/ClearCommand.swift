@@ -5,11 +5,11 @@ import ObservableClient
 struct ClearCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "clear",
-    abstract: "Forget a stream's retained value, so new subscribers get nothing first.",
+    abstract: "Forget a stream's retained value.",
     usage: "observable clear <name> [<options>]",
     discussion: """
-      Prints true when the stream had a retained value, false when it had none. Values \
-      already delivered stay delivered; only later subscribers see the difference.
+      New subscribers then get nothing first, until the next retained publish. Prints true \
+      when the stream had a retained value, false when it had none.
       """)
 
   @OptionGroup var connection: ConnectionOptions
