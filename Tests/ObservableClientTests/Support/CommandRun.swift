@@ -4,10 +4,8 @@ struct CommandRun {
   let stdout: String
   let stderr: String
 
-  /// The lines of stdout.
-  var lines: [String] {
-    stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
-  }
+  /// The lines of stdout, without empty ones.
+  var lines: [String] { stdout.split(separator: "\n").map(String.init) }
 
   /// Runs `observable` with `arguments` to its end, with `$OBSERVABLE_SERVER` naming `port` on
   /// 127.0.0.1 when given, plus `environment`.
