@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Fails unless a release observable-server is small and self-contained: stripped, at most
+# Fails unless a release observable-server (or observable, the command, which build-release.sh
+# builds the same way) is small and self-contained: stripped, at most
 # 20 MB (20,000,000 bytes); needing no shared library from a Swift toolchain (libswiftCore,
 # libFoundation, libdispatch...) or ICU; and with no Foundation or ICU code linked in
 # statically either (the server uses FoundationEssentials through swift-argument-parser, and
 # nothing of Foundation proper, whose ICU data alone is about 30 MB).
 #
 #   Docker/check-release-binary.sh path/to/observable-server
+#   Docker/check-release-binary.sh path/to/observable
 #
 # The symbols are read from path/to/observable-server.debug when it exists (what
 # Docker/build-release.sh leaves beside the stripped binary), else from the binary itself.

@@ -45,6 +45,20 @@ extension ObservableClient {
     return reply.receivers ?? 0
   }
 
+  /// Forgets the retained value of `stream`, so that later subscribers get nothing until the
+  /// next retained publish; subscribers it was already sent to keep what they received.
+  ///
+  /// - Parameter stream: The topic's name (not a pattern).
+  /// - Returns: Whether the stream had a retained value to forget.
+  /// - Throws: ``ClientError/server(code:message:)`` with the server's code (`bad_name`,
+  ///   `read_only`, `unavailable` when a cluster cannot reach JetStream…),
+  ///   ``ClientError/notConnected`` while reconnecting, or ``ClientError/connectionLost``.
+  @discardableResult
+  public func clear(_ stream: String) async throws(ClientError) -> Bool {
+    let reply = try await core.request(RequestLine.stream("clear", stream), op: "clear").get()
+    return reply.cleared ?? false
+  }
+
   /// The streams the server knows, with their kinds and subscriber counts; `filter` (a name
   /// or a pattern) keeps only those it names or matches.
   ///

@@ -21,6 +21,8 @@ struct ServerLine: Decodable {
   let sub: String?
   let error: ErrorBody?
   let receivers: Int?
+  /// In a `clear` reply, whether the stream had a retained value to forget.
+  let cleared: Bool?
   let streams: [StreamInfo]?
   /// In a `list` reply, the name the next page starts after, when more streams follow.
   let next: String?

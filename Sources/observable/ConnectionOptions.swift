@@ -1,23 +1,26 @@
 import ArgumentParser
-import Foundation
 import Logging
 import ObservableClient
 
 /// The options every subcommand shares: where the server is and how to connect to it.
 struct ConnectionOptions: ParsableArguments {
   @Option(
-    help: "host:port, [v6addr]:port or unix:/path (default: $OBSERVABLE_SERVER or 127.0.0.1:7070)")
+    help: """
+      The server's address: host:port, [v6addr]:port or unix:/path (default: \
+      $OBSERVABLE_SERVER, else 127.0.0.1:7070).
+      """)
   var server: String?
 
-  @Option(help: "sent with auth before anything else (default: $OBSERVABLE_SERVER_TOKEN)")
+  @Option(
+    help: "The token sent with auth before anything else (default: $OBSERVABLE_SERVER_TOKEN).")
   var token: String?
 
-  @Flag(help: "ask the server for compress deflate")
+  @Flag(help: "Ask the server to compress its lines with deflate.")
   var compress = false
 
   /// The address the command connects to.
   var address: String {
-    server ?? ProcessInfo.processInfo.environment["OBSERVABLE_SERVER"] ?? "127.0.0.1:7070"
+    server ?? Terminal.environment("OBSERVABLE_SERVER") ?? "127.0.0.1:7070"
   }
 
   mutating func validate() throws {
@@ -31,7 +34,7 @@ struct ConnectionOptions: ParsableArguments {
   /// A connected client; on failure, the reason on stderr and exit status 1.
   func connect() async throws -> ObservableClient {
     var configuration = ClientConfiguration(
-      token: token ?? ProcessInfo.processInfo.environment["OBSERVABLE_SERVER_TOKEN"],
+      token: token ?? Terminal.environment("OBSERVABLE_SERVER_TOKEN"),
       compression: compress)
     // The command reports what matters itself, on stderr; the library's warnings would repeat it.
     configuration.logger = Logger(label: "observable") { _ in SwiftLogNoOpLogHandler() }
@@ -51,19 +54,5 @@ enum Failure {
       Terminal.error("observable: \(error)")
       throw ExitCode.failure
     }
-  }
-}
-
-/// Lines to stdout and stderr, each written at once (no buffer), so pipes see every line as it
-/// happens and a reader of `observable sub` is never a buffer behind.
-enum Terminal {
-  /// One line on stdout.
-  static func print(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
-  }
-
-  /// One line on stderr.
-  static func error(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
   }
 }

@@ -1,15 +1,21 @@
 import ArgumentParser
-import Foundation
 import ObservableClient
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `observable list`: the server's streams as a table, or as JSON.
 struct ListCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "list", abstract: "List the server's streams: name, kind, subscribers.")
+    commandName: "list", abstract: "List the server's streams: name, kind, subscribers.",
+    usage: "observable list [--json] [<options>]")
 
   @OptionGroup var connection: ConnectionOptions
 
-  @Flag(help: "print the list as one JSON array")
+  @Flag(help: "Print the list as one JSON array.")
   var json = false
 
   func run() async throws {
@@ -26,22 +32,5 @@ struct ListCommand: AsyncParsableCommand {
       [["NAME", "KIND", "SUBSCRIBERS"]]
       + streams.map { [$0.name, $0.kind, String($0.subscribers)] }
     for line in Table.lines(rows) { Terminal.print(line) }
-  }
-}
-
-/// Columns padded to their widest cell, two spaces apart.
-enum Table {
-  /// The rows as aligned lines.
-  static func lines(_ rows: [[String]]) -> [String] {
-    let columns = rows.map(\.count).max() ?? 0
-    let widths = (0..<columns).map { column in
-      rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0
-    }
-    return rows.map { row in
-      row.enumerated().map { column, cell in
-        column == row.count - 1
-          ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-      }.joined(separator: "  ")
-    }
   }
 }

@@ -4,7 +4,8 @@ import ObservableClient
 /// `observable ping`: checks that the server answers, and how fast.
 struct PingCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "ping", abstract: "Ping the server and print the round trip.")
+    commandName: "ping", abstract: "Ping the server and print the round trip.",
+    usage: "observable ping [<options>]")
 
   @OptionGroup var connection: ConnectionOptions
 

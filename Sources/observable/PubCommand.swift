@@ -1,26 +1,32 @@
 import ArgumentParser
-import Foundation
 import ObservableClient
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `observable pub NAME VALUE`: publishes one value, or each line of stdin with `-`.
 struct PubCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "pub",
     abstract: "Publish a value and print how many subscriptions received it.",
+    usage: "observable pub <name> <value> [--retain] [<options>]",
     discussion: """
-      VALUE is JSON if it parses, else a string (as in the server's shorthand). With VALUE -,
-      each line of standard input is published as one value, and one count printed per line.
+      VALUE is JSON if it parses, else a string (as in the server's shorthand). With VALUE -, \
+      each line of standard input is published as one value, and one count is printed per line.
       """)
 
   @OptionGroup var connection: ConnectionOptions
 
-  @Argument(help: "the stream to publish to")
+  @Argument(help: "The stream to publish to.")
   var name: String
 
-  @Argument(help: "the value, or - for each line of standard input")
+  @Argument(help: "The value, or - for each line of standard input.")
   var value: String
 
-  @Flag(help: "keep the value as the stream's last value, sent first to new subscribers")
+  @Flag(help: "Keep the value as the stream's last value, sent first to new subscribers.")
   var retain = false
 
   func run() async throws {
@@ -47,12 +53,8 @@ struct PubCommand: AsyncParsableCommand {
 enum JSONText {
   /// `text` itself, compacted, when it is JSON, else `text` as a JSON string.
   static func value(_ text: String) -> Data {
-    let data = Data(text.utf8)
-    if (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil {
-      return compact(data)
-    }
-    return (try? JSONSerialization.data(withJSONObject: text, options: [.fragmentsAllowed]))
-      ?? Data("\"\"".utf8)
+    if JSONValue(parsing: text) != nil { return compact(Data(text.utf8)) }
+    return Data(JSONValue.quoted(text).utf8)
   }
 }
 

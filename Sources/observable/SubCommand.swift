@@ -1,28 +1,34 @@
 import ArgumentParser
-import Foundation
 import IndefiniteObservable
 import Locking
 import ObservableClient
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `observable sub NAME_OR_PATTERN...`: prints every value until interrupted or `--count`.
 struct SubCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "sub",
-    abstract: "Print the values of streams: one line per value, NAME VALUE.",
+    abstract: "Print the values of streams, one NAME VALUE line each.",
+    usage: "observable sub <names> ... [--json] [--count <count>] [<options>]",
     discussion: """
-      Reconnects and subscribes again when the connection drops, with one notice on stderr
+      Reconnects and subscribes again when the connection drops, with one notice on stderr \
       each time. A retained value arrives again after a reconnect.
       """)
 
   @OptionGroup var connection: ConnectionOptions
 
-  @Argument(help: "stream names or patterns (room.1, room.*, room.>)")
+  @Argument(help: "Stream names or patterns (room.1, room.*, room.>).")
   var names: [String]
 
-  @Flag(help: "print each delivery line as received")
+  @Flag(help: "Print each delivery line as received.")
   var json = false
 
-  @Option(help: "exit 0 after this many values")
+  @Option(help: "Exit 0 after this many values.")
   var count: Int?
 
   mutating func validate() throws {
