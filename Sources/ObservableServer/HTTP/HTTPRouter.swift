@@ -27,7 +27,16 @@ struct HTTPRouter: Sendable {
   /// The route for `head`.
   func route(_ head: HTTPRequestHead) -> Route {
     counters.update { $0.httpRequestsTotal += 1 }
-    if head.path == "/ws" { return upgrade(head) }
+    if head.path == "/ws" {
+      // During the shutdown grace the HTTP port still answers (probes see `/healthz` say
+      // 503), but no new session starts.
+      guard isServing() else {
+        return .respond(
+          .text(.serviceUnavailable, "the server is shutting down"),
+          includingBody: head.method != "HEAD")
+      }
+      return upgrade(head)
+    }
     let body = head.method != "HEAD"
     guard let resource = resources[head.path] else {
       return .respond(.text(.notFound, "no such resource: \(head.path)"), includingBody: body)

@@ -20,6 +20,7 @@ enum ShorthandParser {
         error: ProtocolError(.unknownOp, "unknown command \"\(typed.prefix(64))\"; type help"))
     }
     var request = Request(op: op)
+    request.isShorthand = true
     switch op {
     case .ping, .help:
       try expectEnd(rest, op)

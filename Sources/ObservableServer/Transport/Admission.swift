@@ -12,10 +12,11 @@ final class Admission: Sendable {
   /// The most connections open at once.
   let limit: Int
 
-  /// Counts a new connection in, unless the server is full or shutting down.
-  func admit() -> Bool {
+  /// Counts a new connection in, unless the server is full or shutting down (and the
+  /// connection is not one that answers during shutdown, as HTTP does).
+  func admit(duringShutdown: Bool = false) -> Bool {
     let admitted = state.withLock { state in
-      guard state.accepting, state.open < limit else { return false }
+      guard state.accepting || duringShutdown, state.open < limit else { return false }
       state.open += 1
       return true
     }

@@ -10,6 +10,10 @@ final class Listener: ReadinessHandler, @unchecked Sendable {
   /// What the listener listens on, for logs and for the bound port.
   let label: String
 
+  /// Whether it keeps accepting once shutdown begins, until the grace ends: the HTTP port
+  /// does, so that probes read 503 from `/healthz` rather than find the port closed.
+  let answersDuringShutdown: Bool
+
   init(
     descriptor: Int32,
     label: String,
@@ -19,6 +23,8 @@ final class Listener: ReadinessHandler, @unchecked Sendable {
     makeConnection: @escaping @Sendable (Int32, String, ConnectionLoop) -> Connection,
     admission: Admission,
     deadPeerTimeout: Duration?,
+    answersDuringShutdown: Bool,
+    warnings: RepeatedWarnings,
     logger: Logger
   ) {
     self.deadPeerTimeout = deadPeerTimeout
@@ -29,6 +35,8 @@ final class Listener: ReadinessHandler, @unchecked Sendable {
     self.connectionLoops = connectionLoops
     self.makeConnection = makeConnection
     self.admission = admission
+    self.answersDuringShutdown = answersDuringShutdown
+    self.warnings = warnings
     self.logger = logger
   }
 
@@ -66,13 +74,15 @@ final class Listener: ReadinessHandler, @unchecked Sendable {
   }
 
   private func admit(_ client: Int32) {
-    guard admission.admit() else {
+    guard admission.admit(duringShutdown: answersDuringShutdown) else {
       let notice = ReplyEncoder.notice(
         ProtocolError(
           .tooManyConnections, "the server is at its limit of \(admission.limit) connections"))
       _ = notice.withUnsafeBytes { try? SocketCalls.send(client, $0) }
       Glibc.close(client)
-      logger.warning("connection refused: too many connections", metadata: ["listener": "\(label)"])
+      warnings.warn(
+        .connectionRefused, "connection refused: too many connections",
+        metadata: ["listener": "\(label)"])
       return
     }
     // Lines are small and latency matters; writes are batched by the outbox instead. Fails
@@ -104,6 +114,7 @@ final class Listener: ReadinessHandler, @unchecked Sendable {
   private let makeConnection: @Sendable (Int32, String, ConnectionLoop) -> Connection
   private let admission: Admission
   private let deadPeerTimeout: Duration?
+  private let warnings: RepeatedWarnings
   private let logger: Logger
   private var next = 0
   private var closed = false
