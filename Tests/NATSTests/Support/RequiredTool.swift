@@ -26,7 +26,14 @@ enum RequiredTool {
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws {
     guard !available else { return }
-    guard isCI(environment) else { throw XCTSkip("\(tool) is missing") }
-    throw Missing(description: "\(tool) is missing, and CI=true: tests that need it must run")
+    throw missing(tool, environment: environment)
+  }
+
+  /// What a test throws when `tool` is missing: ``Missing`` under CI, `XCTSkip` outside.
+  static func missing(
+    _ tool: String, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> any Error {
+    guard isCI(environment) else { return XCTSkip("\(tool) is missing") }
+    return Missing(description: "\(tool) is missing, and CI=true: tests that need it must run")
   }
 }
