@@ -9,4 +9,6 @@ enum RepeatedWarning: String, Sendable, CaseIterable {
   case retainedNotStored = "retained value not stored"
   /// A wrong token.
   case authenticationFailed = "authentication failed"
+  /// Compressed input that does not inflate.
+  case corruptInput = "corrupt compressed input"
 }

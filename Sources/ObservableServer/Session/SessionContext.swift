@@ -11,8 +11,8 @@ struct SessionContext: Sendable {
   let authTimeout: Duration
   /// How many subscriptions, patterns included, one connection may hold.
   let maxSubscriptions: Int
-  /// Where warnings clients can repeat at will (wrong tokens, slow consumers) are logged, at a
-  /// bounded rate.
+  /// Where warnings clients can repeat at will (wrong tokens, slow consumers, corrupt input)
+  /// are logged, at a bounded rate.
   let warnings: RepeatedWarnings
   /// The server's counters.
   let counters: ServerCounters
