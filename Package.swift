@@ -22,6 +22,8 @@ let package = Package(
     .target(name: "IndefiniteObservable", dependencies: ["Locking"]),
     // A Mutex whose hand-offs ThreadSanitizer can see, shared by the library and the server.
     .target(name: "Locking"),
+    // The release version, in one place, for the server and for the client and its command.
+    .target(name: "ObservableVersion"),
 
     // Linux headers Swift's Glibc module leaves out (epoll, eventfd, posix_spawn flags).
     .target(name: "CLinux"),
@@ -37,6 +39,7 @@ let package = Package(
       name: "ObservableServer",
       dependencies: [
         "IndefiniteObservable", "Locking", "CLinux", "CZlib", "CSystemd", "WebSocket", "NATS",
+        "ObservableVersion",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -46,7 +49,7 @@ let package = Package(
     .target(
       name: "ObservableClient",
       dependencies: [
-        "IndefiniteObservable", "Locking", "CZlib",
+        "IndefiniteObservable", "Locking", "CZlib", "ObservableVersion",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -54,7 +57,7 @@ let package = Package(
     .executableTarget(
       name: "observable",
       dependencies: [
-        "ObservableClient",
+        "ObservableClient", "ObservableVersion",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -90,7 +93,7 @@ let package = Package(
       name: "ObservableServerTests",
       dependencies: [
         "ObservableServer", "IndefiniteObservable", "Locking", "CZlib", "WebSocket",
-        .product(name: "Logging", package: "swift-log"),
+        "ObservableVersion", .product(name: "Logging", package: "swift-log"),
       ],
       exclude: ["Scripts"]
     ),

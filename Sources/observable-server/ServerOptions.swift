@@ -100,11 +100,15 @@ struct ServerOptions: ParsableArguments {
       valueName: "url"))
   var cluster: [String] = []
 
-  @Option(help: "The first tokens of the cluster's NATS subjects, shared by its nodes.")
-  var clusterPrefix = "obs"
+  // Optional, not defaulted, so that giving one without --cluster can be refused.
+  @Option(
+    help: "The first tokens of the cluster's NATS subjects, shared by its nodes (default obs).")
+  var clusterPrefix: String?
 
-  @Option(help: "NATS servers that store each retained value (fewer if the cluster is smaller).")
-  var clusterReplicas = 3
+  @Option(
+    help:
+      "NATS servers that store each retained value (default 3; fewer if the cluster is smaller).")
+  var clusterReplicas: Int?
 
   @Option(
     name: .customLong("io-uring"),
@@ -154,6 +158,9 @@ struct ServerOptions: ParsableArguments {
       throw ValidationError("--deflate-level must be 0 to 9")
     }
     if !cluster.isEmpty { _ = try clusterConfiguration() }
+    if cluster.isEmpty, let flag = clusterOnlyFlagGiven {
+      throw ValidationError("\(flag) needs --cluster")
+    }
     if let ioUring, SendBatching(rawValue: ioUring) == nil {
       throw ValidationError("--io-uring \(ioUring): expected auto or off")
     }
@@ -191,10 +198,17 @@ struct ServerOptions: ParsableArguments {
     return configuration
   }
 
+  /// The first flag given that means something only with `--cluster`, if any.
+  private var clusterOnlyFlagGiven: String? {
+    if clusterPrefix != nil { return "--cluster-prefix" }
+    if clusterReplicas != nil { return "--cluster-replicas" }
+    return nil
+  }
+
   private func clusterConfiguration() throws -> ClusterConfiguration {
     do {
       return try ClusterConfiguration(
-        urls: cluster, prefix: clusterPrefix, replicas: clusterReplicas)
+        urls: cluster, prefix: clusterPrefix ?? "obs", replicas: clusterReplicas ?? 3)
     } catch {
       throw ValidationError(error.description)
     }

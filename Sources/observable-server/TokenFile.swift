@@ -3,7 +3,7 @@ import Glibc
 /// The token `--token-file` names: the first line of the file that is not empty.
 ///
 /// Read with `open` and `read` rather than Foundation's `String(contentsOfFile:)`, so that the
-/// server links no Foundation (and with it ICU); and read up to a limit, so that a path to a huge
+/// server links no full Foundation (and with it ICU), only FoundationEssentials; and read up to a limit, so that a path to a huge
 /// file (or to `/dev/zero`) cannot take the server's memory.
 enum TokenFile {
   /// Why a token file gave no token.

@@ -17,7 +17,7 @@ final class WebSocketsPackageInteropTests: XCTestCase {
     compression: String, ending: String, policy: PerMessageDeflatePolicy = .init()
   ) async throws -> (ClientReport, LoopbackEchoServer.Report) {
     guard let python = await PythonProcess.interpreter(importing: "websockets.sync.client") else {
-      throw XCTSkip("no python3 with the websockets package (pip install websockets)")
+      throw RequiredTool.missing("python3 with the websockets package (pip install websockets)")
     }
     let (listener, port) = try LoopbackEchoServer.listen()
     let reports = LoopbackEchoServer.start(

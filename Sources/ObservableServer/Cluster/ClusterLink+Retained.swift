@@ -77,8 +77,9 @@ extension ClusterLink {
 
   private func fail(_ store: PendingStore, _ reason: String) {
     state.withLock { $0.counters.retainedFailed += 1 }
-    logger.warning(
-      "retained value not stored", metadata: ["stream": "\(store.topic)", "reason": "\(reason)"])
+    warnings.warn(
+      .retainedNotStored, "retained value not stored",
+      metadata: ["stream": "\(store.topic)", "reason": "\(reason)"])
     store.completion(
       .failure(
         ProtocolError(

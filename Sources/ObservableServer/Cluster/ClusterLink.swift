@@ -21,6 +21,9 @@ final class ClusterLink: ReadinessHandler, @unchecked Sendable {
   let subjects: ClusterSubjects
   /// Where the link logs connections, losses and JetStream trouble.
   let logger: Logger
+  /// Where warnings clients can repeat at will (retained values not stored) are logged, at a
+  /// bounded rate.
+  let warnings: RepeatedWarnings
   /// The session, interests and counters that publishing threads share with the loop.
   let state: Locked<ClusterState>
 
@@ -39,6 +42,7 @@ final class ClusterLink: ReadinessHandler, @unchecked Sendable {
     self.configuration = configuration
     self.subjects = ClusterSubjects(prefix: configuration.prefix)
     self.logger = logger
+    warnings = RepeatedWarnings(logger: logger)
     let session = NATSClientSession(
       servers: configuration.servers,
       options: NATSConnectOptions(name: "observable-server", version: ObservableServer.version),

@@ -27,7 +27,16 @@ struct HTTPRouter: Sendable {
   /// The route for `head`.
   func route(_ head: HTTPRequestHead) -> Route {
     counters.update { $0.httpRequestsTotal += 1 }
-    if head.path == "/ws" { return upgrade(head) }
+    if head.path == "/ws" {
+      // During the shutdown grace the HTTP port still answers (probes see `/healthz` say
+      // 503), but no new session starts.
+      guard isServing() else {
+        return .respond(
+          .text(.serviceUnavailable, "the server is shutting down"),
+          includingBody: head.method != "HEAD")
+      }
+      return upgrade(head)
+    }
     let body = head.method != "HEAD"
     guard let resource = resources[head.path] else {
       return .respond(.text(.notFound, "no such resource: \(head.path)"), includingBody: body)
@@ -37,7 +46,7 @@ struct HTTPRouter: Sendable {
         .text(.methodNotAllowed, "use GET", headers: [("Allow", "GET, HEAD")]),
         includingBody: true)
     }
-    return .respond(resource(self), includingBody: body)
+    return .respond(resource(self, head), includingBody: body)
   }
 
   private func upgrade(_ head: HTTPRequestHead) -> Route {
@@ -60,8 +69,12 @@ struct HTTPRouter: Sendable {
     return .upgrade(handshake)
   }
 
-  private var resources: [String: @Sendable (HTTPRouter) -> HTTPResponse] {
-    ["/": { _ in Self.page }, "/metrics": { $0.metrics() }, "/healthz": { $0.health() }]
+  private var resources: [String: @Sendable (HTTPRouter, HTTPRequestHead) -> HTTPResponse] {
+    [
+      "/": { _, _ in Self.page },
+      "/metrics": { $0.metrics(format: MetricsFormat(accept: $1.headers["Accept"])) },
+      "/healthz": { router, _ in router.health() },
+    ]
   }
 
   private static let page = HTTPResponse(
@@ -72,12 +85,15 @@ struct HTTPRouter: Sendable {
     ],
     body: LivePage.bytes, closesConnection: true)
 
-  private func metrics() -> HTTPResponse {
+  /// The metrics in `format`, the cluster's included: one exposition, since OpenMetrics
+  /// allows only one `# EOF`.
+  private func metrics(format: MetricsFormat) -> HTTPResponse {
     HTTPResponse(
-      status: .ok, headers: [("Content-Type", PrometheusText.contentType)],
+      status: .ok, headers: [("Content-Type", format.contentType), ("Vary", "Accept")],
       body: Array(
-        (ServerMetrics.exposition(counters)
-          + (cluster.map { PrometheusText.encode(ClusterMetrics.families($0)) } ?? "")).utf8),
+        ServerMetrics.exposition(
+          counters, format: format, extra: cluster.map(ClusterMetrics.families) ?? []
+        ).utf8),
       closesConnection: true)
   }
 

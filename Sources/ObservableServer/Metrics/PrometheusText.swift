@@ -1,20 +1,26 @@
-/// The Prometheus text exposition format, version 0.0.4: what `/metrics` answers.
+/// The text exposition of metric families: Prometheus's format 0.0.4, what `/metrics` answers
+/// by default, or OpenMetrics 1.0.0 for a scraper that asks for it (``MetricsFormat``).
 ///
 /// Each family is written as `# HELP`, `# TYPE`, then its samples, in the order given, so the
 /// output is stable from one scrape to the next. Names that the format does not allow are made
 /// valid (each bad character becomes `_`) rather than refused, since a scrape that fails
 /// shows nothing at all.
 enum PrometheusText {
-  /// The `Content-Type` of the format.
-  static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+  /// The `Content-Type` of the 0.0.4 format.
+  static let contentType = MetricsFormat.prometheus.contentType
 
-  /// `families` in the text format, ending in a newline.
-  static func encode(_ families: [MetricFamily]) -> String {
+  /// `families` in `format`, ending in a newline (after `# EOF` in OpenMetrics).
+  static func encode(_ families: [MetricFamily], format: MetricsFormat = .prometheus) -> String {
     var text = ""
     for family in families {
       let name = metricName(family.name)
-      text += "# HELP \(name) \(escapeHelp(family.help))\n"
-      text += "# TYPE \(name) \(family.kind.rawValue)\n"
+      // OpenMetrics names a counter's family without the `_total` its sample carries.
+      let familyName =
+        format == .openMetrics && family.kind == .counter && name.hasSuffix("_total")
+        ? String(name.dropLast("_total".count)) : name
+      let help = format == .openMetrics ? escapeLabel(family.help) : escapeHelp(family.help)
+      text += "# HELP \(familyName) \(help)\n"
+      text += "# TYPE \(familyName) \(family.kind.rawValue)\n"
       for sample in family.samples {
         text += name
         if !sample.labels.isEmpty {
@@ -24,6 +30,7 @@ enum PrometheusText {
         text += " " + number(sample.value) + "\n"
       }
     }
+    if format == .openMetrics { text += "# EOF\n" }
     return text
   }
 
@@ -52,7 +59,8 @@ enum PrometheusText {
     return escaped
   }
 
-  /// Help text: backslash and newline escaped (quotes need none there).
+  /// Help text in 0.0.4: backslash and newline escaped (quotes need none there; OpenMetrics
+  /// escapes them as in label values).
   static func escapeHelp(_ help: String) -> String {
     help.replacingAll("\\", with: "\\\\").replacingAll("\n", with: "\\n")
   }

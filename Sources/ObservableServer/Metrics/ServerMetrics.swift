@@ -20,8 +20,11 @@ enum ServerMetrics {
         samples: [MetricFamily.Sample(labels: [("version", version)], value: 1)]),
       .single(
         p + "uptime_seconds", .gauge, "Seconds since the server started.", uptimeSeconds),
+      // The gauges of open connections end in `_open`: OpenMetrics names the counter
+      // `connections_total` `connections`, which a gauge of that name would clash with.
       .single(
-        p + "connections", .gauge, "Clients connected now.", snapshot.connections),
+        p + "connections_open", .gauge, "Clients connected now (HTTP and WebSocket included).",
+        snapshot.connections),
       .single(
         p + "subscriptions", .gauge, "Subscriptions open now, over all clients.",
         snapshot.subscriptions),
@@ -61,8 +64,8 @@ enum ServerMetrics {
         "Bytes written to clients before compression; equal to sent bytes without it.",
         snapshot.bytesOutUncompressed),
       .single(
-        p + "websocket_connections", .gauge,
-        "Clients connected over WebSocket now (in connections).",
+        p + "websocket_connections_open", .gauge,
+        "Clients connected over WebSocket now (in connections_open).",
         snapshot.webSocketConnections),
       .single(
         p + "websocket_connections_total", .counter,
@@ -103,8 +106,12 @@ enum ServerMetrics {
     ]
   }
 
-  /// The whole `/metrics` body for `counters` now.
-  static func exposition(_ counters: ServerCounters) -> String {
-    PrometheusText.encode(families(counters.snapshot, uptimeSeconds: counters.uptimeSeconds))
+  /// The whole `/metrics` body for `counters` now, in `format`, with `extra` families (the
+  /// cluster's) after the server's.
+  static func exposition(
+    _ counters: ServerCounters, format: MetricsFormat = .prometheus, extra: [MetricFamily] = []
+  ) -> String {
+    PrometheusText.encode(
+      families(counters.snapshot, uptimeSeconds: counters.uptimeSeconds) + extra, format: format)
   }
 }

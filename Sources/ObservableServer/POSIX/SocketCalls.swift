@@ -17,14 +17,15 @@ enum SocketCalls {
       if resolved.family != AF_UNIX { try setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1) }
       // Lets `[::]:P` and `0.0.0.0:P` be listened on side by side.
       if resolved.family == AF_INET6 { try setOption(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, 1) }
-      _ = try resolved.withSockaddr { address, length throws(SystemError) in
-        try blockingSyscall("bind") { bind(fd, address, length) }
+      _ = try resolved.withSockaddr { pointer, length throws(SystemError) in
+        try blockingSyscall("bind") { bind(fd, pointer, length) }
       }
       _ = try blockingSyscall("listen") { Glibc.listen(fd, backlog) }
       return fd
     } catch {
       close(fd)
-      throw error
+      // The address in the call's name, so that "cannot start" says which one is taken.
+      throw SystemError(call: "\(error.call) \(address)", code: error.code)
     }
   }
 

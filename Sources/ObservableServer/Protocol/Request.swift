@@ -14,6 +14,8 @@ struct Request {
   var algorithm: String?
   /// For `list`: the last name of the previous page; the reply starts after it.
   var after: String?
+  /// Whether the line was the text shorthand, so that a hint in the reply can use it too.
+  var isShorthand = false
 
   init(op: RequestOp, id: UnsafeRawBufferPointer? = nil) {
     self.op = op

@@ -21,6 +21,7 @@ enum ShorthandParser {
       )
     }
     var request = Request(op: op)
+    request.isShorthand = true
     switch op {
     case .ping, .help:
       try expectEnd(rest, op)

@@ -1,6 +1,7 @@
 import Glibc
 import Locking
 import Logging
+import ObservableVersion
 
 /// A server that exposes named observables over a line-delimited JSON protocol.
 ///
@@ -13,8 +14,8 @@ import Logging
 /// server.shutdown()
 /// ```
 public final class ObservableServer: Sendable {
-  /// The server's version, sent in the greeting.
-  public static let version = "1.0.0"
+  /// The server's version, sent in the greeting: ``ReleaseVersion/current``.
+  public static let version = ReleaseVersion.current
 
   /// Creates a server; nothing is bound until ``start()``.
   public init(
@@ -23,6 +24,7 @@ public final class ObservableServer: Sendable {
     self.configuration = configuration
     self.logger = logger
     let counters = ServerCounters()
+    warnings = RepeatedWarnings(logger: logger)
     let cluster = configuration.cluster.map { ClusterLink(configuration: $0, logger: logger) }
     var sources: [any StreamSource] = [
       BuiltinStreams.clock(), BuiltinStreams.stats(counters: counters, cluster: cluster),
@@ -40,7 +42,6 @@ public final class ObservableServer: Sendable {
     admission = Admission(
       limit: configuration.maxConnections, httpLimit: configuration.maxHTTPConnections,
       counters: counters)
-    authenticationFailures = AuthenticationFailures(logger: logger)
   }
 
   /// Binds every configured address (or takes the inherited listeners), starts the event loops
@@ -104,7 +105,7 @@ public final class ObservableServer: Sendable {
     let context = SessionContext(
       registry: registry, token: configuration.token, authTimeout: configuration.authTimeout,
       maxSubscriptions: configuration.maxSubscriptions,
-      authenticationFailures: authenticationFailures, counters: counters, logger: logger)
+      warnings: warnings, counters: counters, logger: logger)
     let admission = admission
     let counters = counters
     let router =
@@ -125,7 +126,7 @@ public final class ObservableServer: Sendable {
             ?? LineFraming(maxLineBytes: settings.maxLineBytes))
       },
       admission: admission, slots: slots, deadPeerTimeout: configuration.deadPeerTimeout,
-      logger: logger)
+      answersDuringShutdown: socket.servesHTTP, warnings: warnings, logger: logger)
   }
 
   /// The HTTP addresses served (`--http`), with port 0 resolved; empty unless the server runs.
@@ -177,28 +178,37 @@ public final class ObservableServer: Sendable {
   ///
   /// Connections are drained, not cut: each gets what was queued for it, then a FIN, and its
   /// input is read and discarded until it closes too or the shutdown grace has passed, so no
-  /// reply already sent is destroyed by a reset.
+  /// reply already sent is destroyed by a reset. Until then the HTTP listeners still answer,
+  /// `/healthz` with 503, so that a probe sees the server leave rather than a refused port.
   public func shutdown() {
     guard let parts = running.withLock({ $0.take() }) else { return }
     admission.close()
     let grace = configuration.shutdownGrace
-    closeListeners(parts)
+    closeListeners(parts, keepingThoseAnsweringDuringShutdown: true)
     for home in parts.loops {
       try? home.loop.submitAndWait {
         for connection in home.connections.all { connection.drain(within: grace) }
       }
     }
     _ = admission.waitUntilAllClosed(timeout: grace + .milliseconds(200))
-    stop(parts, listenersClosed: true)
+    stop(parts)
     logger.notice("stopped")
   }
 
-  private func closeListeners(_ parts: RunningParts) {
+  /// Closes the listeners and any socket no listener took; with
+  /// `keepingThoseAnsweringDuringShutdown`, only the listeners that do not answer during
+  /// shutdown. A listener closes only once, so this may run again to close the rest.
+  private func closeListeners(
+    _ parts: RunningParts, keepingThoseAnsweringDuringShutdown keeping: Bool = false
+  ) {
     if let acceptLoop = parts.loops.first?.loop {
       try? acceptLoop.submitAndWait {
-        for listener in parts.listeners { listener.close() }
+        for listener in parts.listeners where !(keeping && listener.answersDuringShutdown) {
+          listener.close()
+        }
       }
     }
+    guard !keeping else { return }
     for descriptor in parts.sockets where !parts.listeners.contains(where: { $0.owns(descriptor) })
     {
       close(descriptor)
@@ -207,8 +217,8 @@ public final class ObservableServer: Sendable {
 
   /// Undoes whatever of `parts` was begun, in the reverse order; connections still open are
   /// closed at once.
-  private func stop(_ parts: RunningParts, listenersClosed: Bool = false) {
-    if !listenersClosed { closeListeners(parts) }
+  private func stop(_ parts: RunningParts) {
+    closeListeners(parts)
     // Each loop closes its own connections; once its task returns, they are closed.
     for home in parts.loops {
       try? home.loop.submitAndWait {
@@ -226,7 +236,7 @@ public final class ObservableServer: Sendable {
   private let configuration: ServerConfiguration
   private let logger: Logger
   private let admission: Admission
-  private let authenticationFailures: AuthenticationFailures
+  private let warnings: RepeatedWarnings
   private let running = Locked<RunningParts?>(nil)
 }
 

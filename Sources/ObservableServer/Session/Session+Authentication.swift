@@ -23,7 +23,8 @@ extension Session {
     if let expected = context.token {
       guard TokenComparison.matches(Array(token.utf8), Array(expected.utf8)) else {
         context.counters.update { $0.authFailuresTotal += 1 }
-        context.authenticationFailures.record(peer: output.peer)
+        context.warnings.warn(
+          .authenticationFailed, "authentication failed", metadata: ["peer": "\(output.peer)"])
         closing = true
         throw ProtocolError(.unauthorized, "wrong token")
       }

@@ -116,7 +116,10 @@ final class Session {
 
   private func perform(_ request: Request) throws(ProtocolError) -> Bool {
     guard authenticated || request.op == .auth else {
-      throw ProtocolError(.unauthorized, "send {\"op\":\"auth\",\"token\":…} first")
+      // Answered in the form the client typed: someone at a terminal gets the shorthand.
+      throw ProtocolError(
+        .unauthorized,
+        request.isShorthand ? "send auth TOKEN first" : "send {\"op\":\"auth\",\"token\":…} first")
     }
     if request.op != .publish { publishBatched() }
     switch request.op {

@@ -11,8 +11,9 @@ struct SessionContext: Sendable {
   let authTimeout: Duration
   /// How many subscriptions, patterns included, one connection may hold.
   let maxSubscriptions: Int
-  /// Where failed authentications are logged, at a bounded rate.
-  let authenticationFailures: AuthenticationFailures
+  /// Where warnings clients can repeat at will (wrong tokens, slow consumers, corrupt input)
+  /// are logged, at a bounded rate.
+  let warnings: RepeatedWarnings
   /// The server's counters.
   let counters: ServerCounters
   /// Where sessions log.

@@ -36,10 +36,13 @@ final class Admission: Sendable {
     }
   }
 
-  /// Counts a new connection in, unless its kind is at its limit or the server shuts down.
-  func admit(_ slots: Slots) -> Bool {
+  /// Counts a new connection in, unless its kind is at its limit or the server shuts down (and
+  /// the connection is not one that answers during shutdown, as HTTP does).
+  func admit(_ slots: Slots, duringShutdown: Bool = false) -> Bool {
     let admitted = state.withLock { state in
-      guard state.accepting, state.open[slots] < limit(of: slots) else { return false }
+      guard state.accepting || duringShutdown, state.open[slots] < limit(of: slots) else {
+        return false
+      }
       state.open[slots] += 1
       return true
     }

@@ -37,8 +37,9 @@ extension Connection {
       do {
         try compression.inflate(bytes) { decode($0) }
       } catch {
-        context.logger.warning(
-          "corrupt compressed input", metadata: ["peer": "\(peer)", "error": "\(error)"])
+        context.warnings.warn(
+          .corruptInput, "corrupt compressed input",
+          metadata: ["peer": "\(peer)", "error": "\(error)"])
         close("corrupt compressed input")
       }
       return

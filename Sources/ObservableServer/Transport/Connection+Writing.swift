@@ -146,8 +146,8 @@ extension Connection: RingWriter {
   /// Tells the client why, if its socket takes it, and closes.
   func closeAsSlowConsumer() {
     guard !closed else { return }
-    context.logger.warning(
-      "closing slow consumer",
+    context.warnings.warn(
+      .slowConsumer, "closing slow consumer",
       metadata: ["peer": "\(peer)", "queued_limit": "\(settings.maxQueuedBytes)"])
     let line = ReplyEncoder.notice(
       ProtocolError(.slowConsumer, "more than \(settings.maxQueuedBytes) bytes queued"))

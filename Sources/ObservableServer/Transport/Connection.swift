@@ -75,8 +75,9 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
 
   /// Registers with the loop and greets the client.
   func open() {
-    // Shutdown began between the accept and this turn: the connection never opens.
-    guard admission.isAccepting else {
+    // Shutdown began between the accept and this turn: the connection never opens, unless it
+    // is HTTP, which answers during the grace (`/healthz` with 503) and closes by itself.
+    guard admission.isAccepting || framing is HTTPFraming else {
       Glibc.close(descriptor)
       admission.release(slots)
       return

@@ -11,6 +11,10 @@ final class Listener: ReadinessHandler, @unchecked Sendable {
   /// What the listener listens on, for logs and for the bound port.
   let label: String
 
+  /// Whether it keeps accepting once shutdown begins, until the grace ends: the HTTP port
+  /// does, so that probes read 503 from `/healthz` rather than find the port closed.
+  let answersDuringShutdown: Bool
+
   init(
     descriptor: Int32,
     label: String,
@@ -21,6 +25,8 @@ final class Listener: ReadinessHandler, @unchecked Sendable {
     admission: Admission,
     slots: Admission.Slots,
     deadPeerTimeout: Duration?,
+    answersDuringShutdown: Bool,
+    warnings: RepeatedWarnings,
     logger: Logger
   ) {
     self.slots = slots
@@ -32,6 +38,8 @@ final class Listener: ReadinessHandler, @unchecked Sendable {
     self.connectionLoops = connectionLoops
     self.makeConnection = makeConnection
     self.admission = admission
+    self.answersDuringShutdown = answersDuringShutdown
+    self.warnings = warnings
     self.logger = logger
   }
 
@@ -69,11 +77,13 @@ final class Listener: ReadinessHandler, @unchecked Sendable {
   }
 
   private func admit(_ client: Int32) {
-    guard admission.admit(slots) else {
+    guard admission.admit(slots, duringShutdown: answersDuringShutdown) else {
       let refusal = refusal
       _ = refusal.withUnsafeBytes { try? SocketCalls.send(client, $0) }
       Glibc.close(client)
-      logger.warning("connection refused: too many connections", metadata: ["listener": "\(label)"])
+      warnings.warn(
+        .connectionRefused, "connection refused: too many connections",
+        metadata: ["listener": "\(label)"])
       return
     }
     // Lines are small and latency matters; writes are batched by the outbox instead. Fails
@@ -122,6 +132,7 @@ final class Listener: ReadinessHandler, @unchecked Sendable {
   /// The limit this listener's connections count against.
   private let slots: Admission.Slots
   private let deadPeerTimeout: Duration?
+  private let warnings: RepeatedWarnings
   private let logger: Logger
   private var next = 0
   private var closed = false

@@ -12,8 +12,8 @@ final class NATSClusterProcesses {
   /// A free port can be taken by another process before a node binds it, and the node then
   /// exits at once: the whole cluster is started again on other ports, up to three times.
   init(_ test: XCTestCase) throws {
-    try XCTSkipUnless(
-      NATSServerProcess.isInstalled, "nats-server is not installed (apt-get install nats-server)")
+    try RequiredTool.require(
+      NATSServerProcess.isInstalled, "nats-server (apt-get install nats-server)")
     var failure = ""
     for _ in 0..<3 {
       let directory = FileManager.default.temporaryDirectory

@@ -41,7 +41,7 @@ final class NATSServerProcess {
 
   /// A single server with JetStream on a free port, in a new temporary directory.
   static func startSingle(_ test: XCTestCase, extra: String = "") throws -> NATSServerProcess {
-    try XCTSkipUnless(isInstalled, "nats-server is not installed (apt-get install nats-server)")
+    try RequiredTool.require(isInstalled, "nats-server (apt-get install nats-server)")
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("nats-test-\(UUID().uuidString)")
     test.addTeardownBlock { try? FileManager.default.removeItem(at: directory) }

@@ -51,11 +51,11 @@ private final class BenchRun {
   init(_ test: XCTestCase, _ arguments: [String]) throws {
     let products = ServerProcess.executable.deletingLastPathComponent()
     let bench = products.appendingPathComponent("observable-bench")
-    try XCTSkipUnless(
-      FileManager.default.isExecutableFile(atPath: bench.path), "observable-bench is not built")
-    try XCTSkipUnless(
+    try RequiredTool.require(
+      FileManager.default.isExecutableFile(atPath: bench.path), "observable-bench (swift build)")
+    try RequiredTool.require(
       FileManager.default.isExecutableFile(atPath: "/usr/sbin/nats-server"),
-      "nats-server is not installed (apt-get install nats-server)")
+      "nats-server (apt-get install nats-server)")
     directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("cluster-bench-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -73,8 +73,9 @@ struct SendRingTests {
     }
   }
 
-  @Test(.enabled(if: ringAvailable))
+  @Test(.enabled(if: RequiredTool.runs(ringAvailable)))
   func aSocketWithLittleRoomTakesPartOfTheBytesAndThenSaysItIsFull() throws {
+    try RequiredTool.require(Self.ringAvailable, "io_uring")
     let counters = ServerCounters()
     let ring = try SendRing(entries: 8, counters: counters)
     let payload = (0..<SendRing.largestBatchedSend).map { UInt8(truncatingIfNeeded: $0 * 7) }
@@ -95,8 +96,9 @@ struct SendRingTests {
     #expect(snapshot.batchedSendsTotal >= 2)
   }
 
-  @Test(.enabled(if: ringAvailable))
+  @Test(.enabled(if: RequiredTool.runs(ringAvailable)))
   func aGonePeerIsAnErrorAndTheOtherWriterIsUnaffected() throws {
+    try RequiredTool.require(Self.ringAvailable, "io_uring")
     let ring = try SendRing(entries: 8, counters: ServerCounters())
     let gone = try RecordingWriter(bytes: Array("hello\n".utf8))
     let present = try RecordingWriter(bytes: Array("world\n".utf8))
@@ -110,8 +112,9 @@ struct SendRingTests {
     #expect(present.received() == Array("world\n".utf8))
   }
 
-  @Test(.enabled(if: ringAvailable))
+  @Test(.enabled(if: RequiredTool.runs(ringAvailable)))
   func moreThanABatchHoldsGoesOutBySendDirectly() throws {
+    try RequiredTool.require(Self.ringAvailable, "io_uring")
     let ring = try SendRing(entries: 8, counters: ServerCounters())
     let large = try RecordingWriter(
       bytes: [UInt8](repeating: 1, count: SendRing.largestBatchedSend + 1))

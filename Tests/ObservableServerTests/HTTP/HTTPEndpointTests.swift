@@ -118,7 +118,7 @@ struct HTTPEndpointTests {
     }
     // The scrape's own connection and the subscriber were open during the scrape; the stats
     // connection may still be closing.
-    #expect([2, 3].contains(values["observable_server_connections"]))
+    #expect([2, 3].contains(values["observable_server_connections_open"]))
     #expect(values["observable_server_http_requests_total"] == 1)
   }
 

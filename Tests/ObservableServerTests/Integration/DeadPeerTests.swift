@@ -8,9 +8,13 @@ import Testing
 /// the dead-peer timeout, and its disconnects run, whether it was idle or had values in flight.
 @Suite(
   "Dead peers", .serialized, .timeLimit(.minutes(2)),
-  .enabled(if: TestNetwork.isAvailable, "needs root and ip to make network namespaces"))
+  .enabled(
+    if: RequiredTool.runs(TestNetwork.isAvailable), "needs root and ip to make network namespaces"
+  ))
 struct DeadPeerTests {
   @Test func vanishedSubscribersAreDroppedWithinTheTimeout() throws {
+    try RequiredTool.require(
+      TestNetwork.isAvailable, "network namespaces (root, and ip from iproute2)")
     let network = try TestNetwork()
     let socketPath = temporarySocketPath("dead-peer")
     defer { unlink(socketPath) }

@@ -35,8 +35,9 @@ struct SendBatchingTests {
     return try server.stats()
   }
 
-  @Test(.enabled(if: ringAvailable))
+  @Test(.enabled(if: RequiredTool.runs(ringAvailable)))
   func aBroadcastToManyConnectionsGoesOutInAFewSubmissions() throws {
+    try RequiredTool.require(Self.ringAvailable, "io_uring")
     let server = try TestServer { $0.sendBatching = .auto }
     let stats = try Self.broadcast(on: server, to: Self.subscriberCount)
     let batches = stats["send_batches_total"] as? Int ?? 0
@@ -83,8 +84,9 @@ struct SendBatchingTests {
     #expect((stats["batched_sends_total"] as? Int ?? 0 > 0) == (batching == .auto))
   }
 
-  @Test(.enabled(if: ringAvailable))
+  @Test(.enabled(if: RequiredTool.runs(ringAvailable)))
   func aPeerThatVanishesMidBroadcastIsClosedAndItsSubscriptionEnds() throws {
+    try RequiredTool.require(Self.ringAvailable, "io_uring")
     let server = try TestServer { $0.sendBatching = .auto }
     let subscribers = try (0..<100).map { _ in try server.connect() }
     for subscriber in subscribers { try subscriber.request("subscribe gone") }

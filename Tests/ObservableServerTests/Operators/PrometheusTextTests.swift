@@ -64,6 +64,7 @@ struct PrometheusTextTests {
     let renamed = [
       "bytes_in": "received_bytes_total", "bytes_out": "sent_bytes_total",
       "bytes_out_uncompressed": "sent_uncompressed_bytes_total", "uptime_s": "uptime_seconds",
+      "connections": "connections_open", "websocket_connections": "websocket_connections_open",
     ]
     for (key, value) in stats {
       let name = ServerMetrics.prefix + (renamed[key] ?? key)
@@ -89,7 +90,9 @@ struct PrometheusTextTests {
     }
     let gauges = Set(samples.filter { $0.type == "gauge" }.map(\.name))
     #expect(
-      gauges.isSuperset(of: ["observable_server_connections", "observable_server_subscriptions"]))
+      gauges.isSuperset(of: [
+        "observable_server_connections_open", "observable_server_subscriptions",
+      ]))
   }
 
   @Test func theOrderIsStableAndEachFamilyHasHelpThenType() {

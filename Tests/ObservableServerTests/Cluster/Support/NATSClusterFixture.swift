@@ -20,9 +20,9 @@ final class NATSClusterFixture {
   /// Starts the cluster and waits until every node accepts clients and JetStream has a
   /// meta leader.
   init(_ test: XCTestCase, extraConfiguration: String = "") throws {
-    try XCTSkipUnless(
+    try RequiredTool.require(
       FileManager.default.isExecutableFile(atPath: Self.executable),
-      "nats-server is not installed (apt-get install nats-server)")
+      "nats-server (apt-get install nats-server)")
     directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("obs-cluster-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
