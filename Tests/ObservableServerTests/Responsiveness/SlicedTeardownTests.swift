@@ -10,7 +10,7 @@ import Testing
 struct SlicedTeardownTests {
   /// Direct subscriptions per test: enough that ending them all at once holds a debug build's
   /// loop for seconds, few enough to make in a few.
-  static let topicCount = 50_000
+  static let topicCount = 150_000
   /// Pattern subscriptions, which count against the limit too and end the same way.
   static let patternCount = 1_000
 
@@ -52,8 +52,9 @@ struct SlicedTeardownTests {
     subscriber.close()
     let longest = BystanderProbe.longestPing(
       through: bystander, until: { counters.snapshot.subscriptions == 0 })
-    // Main held the loop for all 202,000 disconnects at once; a slice is a few milliseconds.
-    #expect(longest < .milliseconds(500), "the bystander waited \(longest)")
+    // Main held the loop for all 151,000 disconnects at once (1.4 s for 101,000 in a loaded
+    // debug build); a slice is a few milliseconds.
+    #expect(longest < .milliseconds(300), "the bystander waited \(longest)")
     let after = counters.snapshot
     #expect(after.subscriptions == 0)
     #expect(after.disconnectsTotal == after.subscribesTotal)
