@@ -223,6 +223,8 @@ public final class ObservableServer: Sendable {
     for home in parts.loops {
       try? home.loop.submitAndWait {
         for connection in home.connections.all { connection.closeForShutdown() }
+        // Disconnects still waiting for their slice run now: none is lost to the stop.
+        home.disconnects.runAll()
       }
     }
     registry.cluster?.stop()

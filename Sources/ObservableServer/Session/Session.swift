@@ -12,12 +12,14 @@ final class Session {
     output: any SessionOutput,
     observer: StreamObserver,
     context: SessionContext,
-    scratch: PublishScratch
+    scratch: PublishScratch,
+    disconnects: PendingDisconnects
   ) {
     self.output = output
     self.observer = observer
     self.context = context
     self.scratch = scratch
+    self.disconnects = disconnects
     authenticated = context.token == nil
   }
 
@@ -107,11 +109,11 @@ final class Session {
     scratch.bytes = replies
   }
 
-  /// Unsubscribes everything, as the client stops observing (it closed its side).
+  /// Unsubscribes everything, as the client stops observing (it closed its side): the
+  /// subscriptions leave the session now, and their disconnects run on the loop, a slice per
+  /// turn when there are many (``PendingDisconnects``).
   func unsubscribeAll() {
-    let all = subscriptions
-    subscriptions = [:]
-    for subscription in all.values { subscription.unsubscribe() }
+    disconnects.add(&subscriptions)
   }
 
   private func perform(_ request: Request) throws(ProtocolError) -> Bool {
@@ -166,7 +168,7 @@ final class Session {
       throw ProtocolError(.badRequest, "subscribe needs \"stream\"")
     }
     let stream = try context.registry.stream(named: name)
-    guard subscriptions[name] == nil else {
+    guard !subscriptions.contains(name) else {
       throw ProtocolError(.alreadySubscribed, "already subscribed to \(name)")
     }
     guard subscriptions.count < context.maxSubscriptions else {
@@ -176,7 +178,7 @@ final class Session {
     }
     // The reply goes first, so that values (a retained one, say) follow it.
     ok(request) { Self.appendStream(name, to: &$0) }
-    subscriptions[name] = stream.subscribe(observer: observer)
+    subscriptions.insert(name, stream.subscribe(observer: observer))
     context.logger.debug("subscribed", metadata: ["peer": "\(output.peer)", "stream": "\(name)"])
   }
 
@@ -184,7 +186,7 @@ final class Session {
     guard let name = request.stream else {
       throw ProtocolError(.badRequest, "unsubscribe needs \"stream\"")
     }
-    guard let subscription = subscriptions.removeValue(forKey: name) else {
+    guard let subscription = subscriptions.remove(name) else {
       throw ProtocolError(.notSubscribed, "not subscribed to \(name)")
     }
     subscription.unsubscribe()
@@ -234,7 +236,9 @@ final class Session {
   let observer: StreamObserver
   let context: SessionContext
   private let scratch: PublishScratch
-  private var subscriptions: [String: Subscription] = [:]
+  private var subscriptions = SessionSubscriptions()
+  /// Where the subscriptions go when the session ends: the loop's disconnects to run.
+  private let disconnects: PendingDisconnects
   /// The topic this connection published to last, which it most likely publishes to next.
   private var lastTopic: Topic?
   /// Publishes to `lastTopic` waiting for the end of the read.

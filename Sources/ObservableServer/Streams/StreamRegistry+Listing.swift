@@ -1,50 +1,124 @@
 /// What `list` answers: the streams by kind and name, filtered and in pages.
+///
+/// A page costs O(log n + what it looks at), not O(n): topics are read in name order from
+/// ``OrderedNames``, starting where the page starts, and a pattern filter walks only the names
+/// that start with its literal tokens (``TopicRange``). A pattern that starts with a wildcard
+/// has no such start; a page then looks at no more than ``listScanBudget`` topics and, when it
+/// ran out, ends early with `next`, so a sparse match costs more pages, never a long turn.
 extension StreamRegistry {
+  /// One stream in a `list` reply.
+  typealias ListedStream = (name: String, kind: StreamKind, subscribers: Int)
+
+  /// The most topics one page looks at: ten pages' worth, about a millisecond under the lock.
+  static var listScanBudget: Int { 10 * StreamListEncoder.pageSize }
+
   /// Every stream with its kind and subscriber count, fixed streams first, then topics by name.
-  func list() -> [(name: String, kind: StreamKind, subscribers: Int)] {
-    let fixed = sources.values.sorted { $0.name < $1.name }.map {
-      ($0.name, $0.kind, $0.observerCount)
-    }
-    let topicList = topics.withLock { $0.topics.values.map { $0 } }
-      .map { ($0.name, StreamKind.topic, $0.subscriberCount) }
-      .sorted { $0.0 < $1.0 }
-    return fixed + topicList
+  func list() -> [ListedStream] {
+    (try? list(matching: nil)) ?? []
   }
 
   /// The streams `filter` names or matches, in the order of ``list()``; all of them when
   /// `filter` is `nil`. Unlike a pattern subscription, which reaches topics only, a pattern
   /// filter matches fixed streams too: listing is for finding streams, whatever their kind.
-  /// Topics are found through the trie of names, not by looking at every topic.
-  func list(matching filter: String?) throws(ProtocolError) -> [(
-    name: String, kind: StreamKind, subscribers: Int
-  )] {
-    guard let filter else { return list() }
-    let isPattern = try StreamName.validatePattern(filter)
-    let pattern = TopicPattern(filter)
-    let fixed = sources.values.filter { isPattern ? pattern.matches($0.name) : $0.name == filter }
-      .sorted { $0.name < $1.name }.map { ($0.name, $0.kind, $0.observerCount) }
-    let found = topics.withLock { state in
-      isPattern ? state.topics(matching: filter) : state.topics[filter].map { [$0] } ?? []
-    }
-    let topicList = found.map { ($0.name, StreamKind.topic, $0.subscriberCount) }
-      .sorted { $0.0 < $1.0 }
-    return fixed + topicList
+  func list(matching filter: String?) throws(ProtocolError) -> [ListedStream] {
+    var all: [ListedStream] = []
+    var after: String?
+    repeat {
+      let page = try listPage(matching: filter, after: after, limit: StreamListEncoder.pageSize)
+      all += page.streams
+      after = page.next
+    } while after != nil
+    return all
   }
 
   /// One page of ``list(matching:)``: at most `limit` streams after the one named `after` in
   /// list order (fixed streams by name, then topics by name; `after` need not exist), and the
-  /// name to continue after when more remain.
+  /// name to continue after when more may remain. `next` is the page's last stream when the page
+  /// is full; when a pattern's page looked at ``listScanBudget`` topics first, it is the last
+  /// topic looked at, and the page may hold fewer streams, or none.
   func listPage(matching filter: String?, after: String?, limit: Int) throws(ProtocolError) -> (
-    streams: [(name: String, kind: StreamKind, subscribers: Int)], next: String?
+    streams: [ListedStream], next: String?
   ) {
-    let all = try list(matching: filter)
-    var start = 0
-    if let after {
-      let afterKey = (sources[after] == nil ? 1 : 0, after)
-      start = all.firstIndex { ($0.kind == .topic ? 1 : 0, $0.name) > afterKey } ?? all.count
+    var isPattern = false
+    if let filter { isPattern = try StreamName.validatePattern(filter) }
+    let pattern = isPattern ? filter.map(TopicPattern.init) : nil
+    // A name that is not a fixed stream's sorts among the topics, after every fixed stream.
+    let afterTopic = after.map { sources[$0] == nil } ?? false
+    var streams: [ListedStream] = []
+    if !afterTopic {
+      let fixed = sources.values.filter { source in
+        if let after, source.name <= after { return false }
+        guard let filter else { return true }
+        return pattern?.matches(source.name) ?? (source.name == filter)
+      }.sorted { $0.name < $1.name }
+      streams = fixed.prefix(limit).map { ($0.name, $0.kind, $0.observerCount) }
+      if fixed.count > limit { return (streams, streams.last?.name) }
     }
-    let end = min(start + limit, all.count)
-    let page = Array(all[start..<end])
-    return (page, end < all.count ? page.last?.name : nil)
+    let found = topicPage(
+      filter: filter, isPattern: isPattern, after: afterTopic ? after : nil,
+      limit: limit - streams.count)
+    streams += found.topics.map { ($0.name, StreamKind.topic, $0.subscriberCount) }
+    switch found.end {
+    case .complete: return (streams, nil)
+    case .full: return (streams, streams.last?.name)
+    case .scanned(let last): return (streams, last)
+    }
   }
+
+  /// At most `limit` topics after `after` that `filter` names or matches, in name order, looked
+  /// up under the registry's lock; their subscriber counts are read after it, under each
+  /// topic's own.
+  private func topicPage(filter: String?, isPattern: Bool, after: String?, limit: Int) -> (
+    topics: [Topic], end: TopicPageEnd
+  ) {
+    guard isPattern || filter == nil else {
+      // One name: the dictionary has it, or no topic matches.
+      guard let filter, after.map({ filter > $0 }) ?? true,
+        let topic = topics.withLock({ $0.topics[filter] })
+      else { return ([], .complete) }
+      return limit > 0 ? ([topic], .complete) : ([], .full)
+    }
+    let range = filter.map { TopicRange(pattern: $0) }
+    var lowerBound = range?.prefix ?? ""
+    var inclusive = true
+    if let after, after >= lowerBound {
+      lowerBound = after
+      inclusive = false
+    }
+    let budget = Self.listScanBudget
+    return topics.withLock { state in
+      var found: [Topic] = []
+      var looked = 0
+      var end = TopicPageEnd.complete
+      state.forEachTopic(from: lowerBound.isEmpty ? nil : lowerBound, inclusive: inclusive) {
+        topic in
+        let place = range?.place(of: topic.name) ?? .matched
+        if place == .past { return false }
+        if place == .matched {
+          if found.count == limit {
+            end = .full
+            return false
+          }
+          found.append(topic)
+        }
+        looked += 1
+        if looked >= budget {
+          end = .scanned(topic.name)
+          return false
+        }
+        return true
+      }
+      return (found, end)
+    }
+  }
+}
+
+/// Why a page of topics ended.
+private enum TopicPageEnd {
+  /// No further topic matches.
+  case complete
+  /// The page is full and another topic matches.
+  case full
+  /// The page looked at as many topics as it may; the next one starts after this name.
+  case scanned(String)
 }

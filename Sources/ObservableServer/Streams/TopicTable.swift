@@ -10,6 +10,8 @@ struct TopicTable {
   private(set) var topics: [String: Topic] = [:]
   /// The same topics in a trie, for finding those a pattern matches.
   private var names = TokenTrie<Topic>()
+  /// The same topics in name order, for `list`'s pages.
+  private var order = OrderedNames<Topic>()
   /// The pattern subscriptions, grouped by pattern.
   private var patterns = PatternIndex()
 
@@ -27,6 +29,7 @@ struct TopicTable {
     patterns.forEachMatch(of: name) { topic.adopt($0) }
     topics[name] = topic
     names.update(name) { $0 = topic }
+    order.insert(name, topic)
     return topic
   }
 
@@ -35,6 +38,7 @@ struct TopicTable {
     guard topics[topic.name] === topic, topic.dropIfUnused() else { return }
     topics[topic.name] = nil
     names.update(topic.name) { $0 = nil }
+    order.remove(topic.name)
   }
 
   /// Adds a subscription to `pattern` and attaches it to every topic the pattern matches, each
@@ -94,6 +98,14 @@ struct TopicTable {
     var found: [Topic] = []
     names.forEachName(matchedBy: pattern) { found.append($0) }
     return found
+  }
+
+  /// Calls `body` with the topics in name order from the first after `lowerBound` (from it,
+  /// when `inclusive`; from the first topic when it is `nil`) until `body` returns `false`.
+  func forEachTopic(
+    from lowerBound: String?, inclusive: Bool, _ body: (Topic) -> Bool
+  ) {
+    order.forEach(from: lowerBound, inclusive: inclusive) { _, topic in body(topic) }
   }
 
   /// How many distinct patterns have subscriptions.

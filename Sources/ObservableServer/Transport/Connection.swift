@@ -104,7 +104,8 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
     // connection drops the session when it closes, which breaks the cycle.
     let observer = StreamObserver { [self] lines in deliver(lines) }
     let session = Session(
-      output: self, observer: observer, context: context, scratch: home.scratch)
+      output: self, observer: observer, context: context, scratch: home.scratch,
+      disconnects: home.disconnects)
     self.session = session
     if context.token != nil {
       // Until it authenticates, a client can make the server hold only a little memory.

@@ -1,11 +1,18 @@
 /// An event loop that serves connections, with what its connections share on it.
 struct ConnectionLoop: Sendable {
+  init(loop: EventLoop) {
+    self.loop = loop
+    disconnects = PendingDisconnects(loop: loop)
+  }
+
   /// The loop.
   let loop: EventLoop
   /// Storage for batched publishes, lent to each session in turn.
   let scratch = PublishScratch()
   /// The connections open on the loop.
   let connections = OpenConnections()
+  /// The disconnects of closed connections' subscriptions, run a slice per turn.
+  let disconnects: PendingDisconnects
 }
 
 /// The connections open on one event loop, so shutdown can close them all there.
