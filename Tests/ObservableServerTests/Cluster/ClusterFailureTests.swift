@@ -45,7 +45,7 @@ final class ClusterFailureTests: XCTestCase {
     try subscriber.request(#"{"op":"subscribe","stream":"feed"}"#)
     try subscriber.waitForFlow(from: publisher, stream: "feed")
 
-    // A stopped process keeps its sockets open: only unanswered pings (2 s apart, two missed)
+    // A stopped process keeps its sockets open: only unanswered pings (1 s apart, two missed)
     // show it is gone.
     let stopped = ContinuousClock.now
     nats.signal(0, SIGSTOP)
