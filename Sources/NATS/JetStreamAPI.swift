@@ -67,16 +67,18 @@ public enum JetStreamAPI {
   }
 
   /// An ephemeral push consumer that delivers the last message of every subject matching
-  /// `filter` to `deliverSubject`, without acknowledgements, then the new ones.
+  /// `filter` to `deliverSubject`, without acknowledgements, then the new ones; with
+  /// `headersOnly`, without their payloads, for a caller that needs the subjects only.
   ///
   /// The server removes it `inactiveThreshold` after its deliver subject loses interest, so
   /// a node that dies does not leave it behind.
   public static func createLastPerSubjectConsumer(
-    stream: String, filter: String, deliverSubject: String,
+    stream: String, filter: String, deliverSubject: String, headersOnly: Bool = false,
     inactiveThreshold: Duration = .seconds(10)
   ) -> JetStreamRequest {
     let config = ConsumerConfig(
       deliverPolicy: "last_per_subject", filterSubject: filter, ackPolicy: "none",
+      headersOnly: headersOnly ? true : nil,
       deliverSubject: deliverSubject, memoryStorage: true,
       inactiveThreshold: inactiveThreshold.components.seconds * 1_000_000_000
         + inactiveThreshold.components.attoseconds / 1_000_000_000)
@@ -176,6 +178,8 @@ private struct ConsumerConfig: Encodable {
   var deliverPolicy: String
   var filterSubject: String
   var ackPolicy: String
+  /// `true` to deliver the headers without the payload; left out otherwise.
+  var headersOnly: Bool?
   var deliverSubject: String
   var memoryStorage: Bool
   var inactiveThreshold: Int64
@@ -184,6 +188,7 @@ private struct ConsumerConfig: Encodable {
     case deliverPolicy = "deliver_policy"
     case filterSubject = "filter_subject"
     case ackPolicy = "ack_policy"
+    case headersOnly = "headers_only"
     case deliverSubject = "deliver_subject"
     case memoryStorage = "mem_storage"
     case inactiveThreshold = "inactive_threshold"

@@ -15,6 +15,8 @@ public struct JetStreamLastValuesReplay: Sendable {
   public let filter: String
   /// Where the consumer delivers; unique to this replay.
   public let deliverSubject: String
+  /// Whether the values come without their payloads (the subjects are what is wanted).
+  public let headersOnly: Bool
   /// The values delivered so far, in the stream's order, one per subject.
   public var values: [JetStreamStoredMessage] { deliveries.map(\.message) }
   /// The consumer's name, once the create reply came.
@@ -22,17 +24,19 @@ public struct JetStreamLastValuesReplay: Sendable {
   private var deliveries: [(consumerSequence: UInt64, message: JetStreamStoredMessage)] = []
   private var pendingAtCreation: Int?
 
-  /// A replay of `filter`'s last values from `stream`, delivered to `deliverSubject`.
-  public init(stream: String, filter: String, deliverSubject: String) {
+  /// A replay of `filter`'s last values from `stream`, delivered to `deliverSubject`; with
+  /// `headersOnly` their payloads are left out.
+  public init(stream: String, filter: String, deliverSubject: String, headersOnly: Bool = false) {
     self.stream = stream
     self.filter = filter
     self.deliverSubject = deliverSubject
+    self.headersOnly = headersOnly
   }
 
   /// The request that creates the consumer.
   public var createRequest: JetStreamRequest {
     JetStreamAPI.createLastPerSubjectConsumer(
-      stream: stream, filter: filter, deliverSubject: deliverSubject)
+      stream: stream, filter: filter, deliverSubject: deliverSubject, headersOnly: headersOnly)
   }
 
   /// The request that deletes the consumer, once its name is known.

@@ -11,7 +11,11 @@ public struct NATSServerPool: Sendable, Equatable {
   public private(set) var failures = 0
   /// The server of the last attempt.
   public private(set) var current: NATSServerURL?
-  private var nextIndex = 0
+  /// The index of the last attempt's server. The next attempt is the one after it, counted
+  /// when it is made: servers learnt meanwhile are in the rotation, so a node that learnt the
+  /// others from its first server's INFO goes to another one when that server dies, not back
+  /// to it (which cost a stopped server's whole handshake timeout).
+  private var lastIndex: Int?
   /// The credentials given to learnt servers: a cluster shares its accounts.
   private let learntCredentials: NATSCredentials
 
@@ -44,8 +48,9 @@ public struct NATSServerPool: Sendable, Equatable {
   public mutating func nextAttempt(
     policy: NATSReconnectPolicy, using generator: inout some RandomNumberGenerator
   ) -> (server: NATSServerURL, delay: Duration) {
-    let server = servers[nextIndex % servers.count]
-    nextIndex = (nextIndex + 1) % servers.count
+    let index = lastIndex.map { ($0 + 1) % servers.count } ?? 0
+    lastIndex = index
+    let server = servers[index]
     current = server
     // Each server gets one immediate try after a success; then the back-off starts.
     let delay =

@@ -44,7 +44,13 @@ extension ClusterLink {
       let topic = subjects.topic(ofLive: message.subject)
     else { return }
     guard let count = ClusterLines.validate(message.payload, topic: topic) else {
-      state.withLock { $0.counters.valuesRejected += 1 }
+      // NATS sends one copy per matching subscription (a topic and its patterns): the
+      // message is counted through one of them only.
+      state.withLock { state in
+        if state.isFirstMatch(sid: message.sid, topic: topic) {
+          state.counters.valuesRejected += 1
+        }
+      }
       return
     }
     inbound = message.headers?["Obs-Seq"].flatMap(UInt64.init).map { (topic, $0) }

@@ -5,18 +5,30 @@ import NATS
 extension ClusterLink {
   /// Starts a replay of the pattern's stored values for `gate`.
   func startReplay(for gate: RetainedGate) {
-    guard let loop else { return gate.open(with: []) }
+    startReplay(filter: subjects.retained(gate.name), headersOnly: false) { [self] stored in
+      gate.open(with: stored.compactMap(retainedValue))
+    }
+  }
+
+  /// Starts a replay of the last stored message of every subject `filter` matches; they go
+  /// to `completion` once all have come, or what came after an error or 3 s. `headersOnly`
+  /// leaves their payloads out, for a caller that needs the subjects only.
+  func startReplay(
+    filter: String, headersOnly: Bool,
+    then completion: @escaping ([JetStreamStoredMessage]) -> Void
+  ) {
+    guard let loop else { return completion([]) }
     nextReplay += 1
     let deliverSubject = state.withLock { $0.session.inboxPrefix } + "-r.\(nextReplay)"
     let replay = ClusterReplay(
       replay: JetStreamLastValuesReplay(
-        stream: subjects.stream, filter: subjects.retained(gate.name),
-        deliverSubject: deliverSubject),
-      gate: gate)
+        stream: subjects.stream, filter: filter, deliverSubject: deliverSubject,
+        headersOnly: headersOnly),
+      completion: completion)
     // The deliver subject is subscribed before the consumer exists: its first values may
     // come before the reply that creates it.
     guard let sid = state.withLock({ try? $0.session.subscribe(subject: deliverSubject) }) else {
-      return gate.open(with: [])
+      return completion([])
     }
     replay.sid = sid
     replays[sid] = replay
@@ -29,7 +41,7 @@ extension ClusterLink {
           if replay.isFinished { finish(replay) }
         } catch {
           logger.warning(
-            "retained values not read", metadata: ["pattern": "\(gate.name)", "error": "\(error)"])
+            "retained values not read", metadata: ["filter": "\(filter)", "error": "\(error)"])
           finish(replay)
         }
       }
@@ -38,7 +50,7 @@ extension ClusterLink {
     }
   }
 
-  /// Ends a replay: its subscription and consumer go, and the gate opens with what came.
+  /// Ends a replay: its subscription and consumer go, and what came goes to its completion.
   func finish(_ replay: ClusterReplay) {
     guard replays.removeValue(forKey: replay.sid) != nil else { return }
     if let timer = replay.timer { loop?.cancel(timer) }
@@ -48,7 +60,25 @@ extension ClusterLink {
       _ = try? request(delete.subject, payload: delete.body) { _ in }
     }
     flush()
-    replay.gate.open(with: replay.replay.values.compactMap(retainedValue))
+    replay.completion(replay.replay.values)
+  }
+
+  /// The topics with a retained value in JetStream that `filter` (a name or a pattern) names
+  /// or matches, all of them when it is `nil`, for `list`; `nil` when JetStream cannot be
+  /// asked (no connection, no stream yet). Any thread; `completion` runs on the link's loop.
+  ///
+  /// A headers-only replay brings one small message per retained topic, whatever the size of
+  /// the values, so a list costs one consumer and a message per matching retained topic.
+  func retainedTopics(
+    matching filter: String?, completion: @escaping @Sendable ([String]?) -> Void
+  ) {
+    guard let loop else { return completion(nil) }
+    loop.execute { [self] in
+      guard !stopped, streamReady, isConnected else { return completion(nil) }
+      startReplay(filter: subjects.retained(filter ?? ">"), headersOnly: true) { [self] stored in
+        completion(stored.compactMap { subjects.topic(ofRetained: $0.subject) })
+      }
+    }
   }
 
   /// Removes `topic`'s retained value from JetStream; `completion` gets whether there was one,

@@ -46,7 +46,7 @@ final class ClusterLink: ReadinessHandler, @unchecked Sendable {
     let session = NATSClientSession(
       servers: configuration.servers,
       options: NATSConnectOptions(name: "observable-server", version: ObservableServer.version),
-      pingInterval: configuration.pingInterval, maxPingsOut: 2)
+      pingInterval: configuration.pingInterval, maxPingsOut: configuration.maxPingsOut)
     state = Locked(ClusterState(session: session))
   }
 
@@ -59,12 +59,11 @@ final class ClusterLink: ReadinessHandler, @unchecked Sendable {
   var registry: StreamRegistry?
   /// The NATS socket, or -1 between connections.
   var descriptor: Int32 = -1
-  private var connecting = false
-  private var watchingWritable = false
+  var watchingWritable = false
   private var writeBuffer: [UInt8] = []
   private var writeOffset = 0
   private var tickTimer: LoopTimer?
-  private var reconnectTimer: LoopTimer?
+  var reconnectTimer: LoopTimer?
   /// Set by ``stop()``: nothing reconnects or retries after it.
   var stopped = false
   /// The stored value whose live copy is being delivered now, for ``RetainedGate``.
@@ -79,8 +78,8 @@ final class ClusterLink: ReadinessHandler, @unchecked Sendable {
   var nextReplay = 0
   /// Retained publishes started, for their `Nats-Msg-Id`.
   var storesStarted = 0
-  private var random = SystemRandomNumberGenerator()
-  private let policy = NATSReconnectPolicy(
+  var random = SystemRandomNumberGenerator()
+  let policy = NATSReconnectPolicy(
     initialDelay: .milliseconds(100), maxDelay: .seconds(5), jitter: 0.3)
 
   /// Starts connecting, on `loop`, with values from other nodes going to `registry`.
@@ -108,6 +107,9 @@ final class ClusterLink: ReadinessHandler, @unchecked Sendable {
   private func scheduleTick() {
     tickTimer = loop?.schedule(in: .milliseconds(200)) { [self] in
       guard !stopped else { return }
+      // A PONG that came while the loop was held up must be read before the session judges
+      // the server silent, so that a busy loop does not make a false failover.
+      if descriptor >= 0 { readAvailable() }
       var events: [NATSSessionEvent] = []
       state.withLock { $0.session.tick(now: .now, events: &events) }
       handle(events)
@@ -116,40 +118,8 @@ final class ClusterLink: ReadinessHandler, @unchecked Sendable {
     }
   }
 
-  /// Opens a socket to the next server, after the back-off once every server failed in a row.
-  private func connectNext() {
-    guard !stopped, let loop else { return }
-    let attempt = state.withLock { $0.session.servers.nextAttempt(policy: policy, using: &random) }
-    guard attempt.delay > .zero else { return open(attempt.server) }
-    reconnectTimer = loop.schedule(in: attempt.delay) { [self] in open(attempt.server) }
-  }
-
-  private func open(_ server: NATSServerURL) {
-    guard !stopped, let loop else { return }
-    do {
-      descriptor = try ClusterSocket.connect(host: server.host, port: server.port)
-      connecting = true
-      try loop.register(
-        descriptor, events: EPOLLIN.rawValue | EPOLLOUT.rawValue | EPOLLRDHUP.rawValue,
-        handler: self)
-      watchingWritable = true
-      state.withLock { $0.session.connectionOpened(to: server, now: .now) }
-    } catch {
-      logger.warning(
-        "cluster connection failed", metadata: ["server": "\(server)", "error": "\(error)"])
-      if descriptor >= 0 { Glibc.close(descriptor) }
-      descriptor = -1
-      state.withLock { $0.session.servers.attemptFailed() }
-      connectNext()
-    }
-  }
-
   func descriptorReady(_ events: UInt32) {
     guard descriptor >= 0 else { return }
-    if connecting {
-      guard ClusterSocket.connected(descriptor) else { return connectionLost("connect failed") }
-      connecting = false
-    }
     if events & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue)
       != 0
     {
@@ -185,7 +155,7 @@ final class ClusterLink: ReadinessHandler, @unchecked Sendable {
 
   /// Sends what the session holds, keeping what the socket does not take for `EPOLLOUT`.
   func flush() {
-    guard descriptor >= 0, !connecting else {
+    guard descriptor >= 0 else {
       state.withLock { $0.flushScheduled = false }
       return
     }
@@ -243,7 +213,6 @@ final class ClusterLink: ReadinessHandler, @unchecked Sendable {
     loop?.deregister(descriptor)
     Glibc.close(descriptor)
     descriptor = -1
-    connecting = false
     watchingWritable = false
     writeBuffer.removeAll(keepingCapacity: true)
     writeOffset = 0

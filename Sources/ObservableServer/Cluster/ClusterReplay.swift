@@ -1,21 +1,24 @@
 import NATS
 
-/// One pattern subscription's read of its retained values from JetStream: the consumer
-/// replay, the gate waiting for it, and the deliver subject's sid. Loop only.
+/// One read of the last stored values of a pattern from JetStream: the consumer replay, what
+/// to do with the values, and the deliver subject's sid. Loop only.
 final class ClusterReplay {
   /// The consumer's state: what it delivered, and when it is done.
   var replay: JetStreamLastValuesReplay
-  /// The subscription waiting for the values.
-  let gate: RetainedGate
+  /// Gets the stored messages once, when the replay ends.
+  let completion: ([JetStreamStoredMessage]) -> Void
   /// The sid of the deliver subject's subscription.
   var sid: UInt64 = 0
   /// The timer that ends the replay with what came, if the consumer stalls.
   var timer: LoopTimer?
 
-  /// A replay for `gate`, before its subscription and consumer exist.
-  init(replay: JetStreamLastValuesReplay, gate: RetainedGate) {
+  /// A replay whose values go to `completion`, before its subscription and consumer exist.
+  init(
+    replay: JetStreamLastValuesReplay,
+    completion: @escaping ([JetStreamStoredMessage]) -> Void
+  ) {
     self.replay = replay
-    self.gate = gate
+    self.completion = completion
   }
 
   /// Takes a message on the deliver subject.

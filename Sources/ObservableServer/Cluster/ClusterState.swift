@@ -23,6 +23,15 @@ struct ClusterState {
   var lastTopic = ""
   /// The live subject of `lastTopic`, kept so a publish builds no string.
   var lastSubject = ""
+
+  /// Whether `sid` is the lowest of the NATS subscriptions whose name is or matches `topic`:
+  /// NATS delivers a message once to each of them, and exactly one copy passes this test.
+  /// It looks at every interest, so it serves the rare path of a rejected message only.
+  func isFirstMatch(sid: UInt64, topic: String) -> Bool {
+    !interests.contains { name, interest in
+      interest.sid < sid && TopicPattern(name).matches(topic)
+    }
+  }
 }
 
 /// Which local subscribers a NATS subscription stands for.

@@ -42,6 +42,11 @@ struct LoopThread: Sendable {
   func join() {
     _ = pthread_join(handle, nil)
   }
+
+  /// Lets the thread end on its own, for a short-lived one nobody waits for.
+  func detach() {
+    _ = pthread_detach(handle)
+  }
 }
 
 /// The closure a new thread runs, boxed to cross `pthread_create`'s raw pointer.

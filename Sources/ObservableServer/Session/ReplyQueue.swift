@@ -33,11 +33,19 @@ struct ReplyQueue {
     return firstTicket + slots.count - 1
   }
 
-  /// Holds `reply` behind the reserved ones; only when not empty.
-  mutating func hold(_ reply: [UInt8]) {
+  /// Holds `reply` behind the reserved ones; only when not empty. Returns its ticket.
+  @discardableResult
+  mutating func hold(_ reply: [UInt8]) -> Int {
     slots.append(reply)
     heldBytes += reply.count
+    return firstTicket + slots.count - 1
   }
+
+  /// The ticket of the last reply reserved or held, while the queue is not empty.
+  var lastTicket: Int { firstTicket + slots.count - 1 }
+
+  /// Whether the reply of `ticket` has gone out.
+  func hasSent(_ ticket: Int) -> Bool { ticket < firstTicket }
 
   /// Fills the reply of `ticket` and returns the replies now free to go, in order.
   mutating func fill(_ ticket: Int, with reply: [UInt8]) -> [UInt8] {

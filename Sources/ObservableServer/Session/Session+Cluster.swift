@@ -49,6 +49,36 @@ extension Session {
     }
   }
 
+  /// Lists with the topics whose only trace is a retained value in JetStream, and answers
+  /// once JetStream has named them (the local list alone when it cannot).
+  func listClustered(_ request: Request, _ link: ClusterLink) throws(ProtocolError) {
+    let filter = request.stream
+    // A bad filter is refused now, as on a single node.
+    if let filter { _ = try StreamName.validatePattern(filter) }
+    guard replyQueue.owed < ReplyQueue.owedLimit else {
+      throw ProtocolError(
+        .limitExceeded,
+        "at most \(ReplyQueue.owedLimit) requests may wait for the cluster at once")
+    }
+    let registry = context.registry
+    let after = request.after
+    let id = request.id.map { Array($0) }
+    let later = laterReply()
+    link.retainedTopics(matching: filter) { retained in
+      let page = Result { () throws(ProtocolError) in
+        try registry.listPage(
+          matching: filter, after: after, limit: StreamListEncoder.pageSize,
+          retained: retained ?? [])
+      }
+      let connected = link.isConnected
+      later(
+        Self.reply(op: .list, id: id, page) { page, out in
+          StreamListEncoder.append(
+            page.streams, next: page.next, localOnly: { $0 != .topic || !connected }, to: &out)
+        })
+    }
+  }
+
   /// For a clustered server's `list`: which streams keep their values on this node (built-in
   /// and exec streams always, topics while the NATS connection is down); `nil` otherwise.
   func localOnlyStreams() -> ((StreamKind) -> Bool)? {
@@ -66,6 +96,27 @@ extension Session {
     }
   }
 
+  /// The observer for a subscription whose reply was just sent: the session's own, or, when
+  /// the reply waits behind one the cluster owes, one that holds values until it goes out.
+  func observerAfterReply() -> StreamObserver {
+    guard !replyQueue.isEmpty else { return observer }
+    let counters = context.counters
+    let held = HeldValues(observer) { lines in counters.update { $0.droppedTotal += lines } }
+    heldValues.append((replyQueue.lastTicket, held))
+    return held.relay
+  }
+
+  /// Sends replies the queue let go, then the values of subscriptions whose reply was among
+  /// them.
+  private func sendReleased(_ replies: [UInt8]) {
+    guard !replies.isEmpty else { return }
+    output.send(replies)
+    while let first = heldValues.first, replyQueue.hasSent(first.ticket) {
+      heldValues.removeFirst()
+      first.values.open()
+    }
+  }
+
   /// Reserves the place of a reply the cluster gives later, and returns what to call with it
   /// from any thread: it comes back to this session's loop and goes out in request order.
   private func laterReply() -> @Sendable ([UInt8]) -> Void {
@@ -79,8 +130,7 @@ extension Session {
     return { reply in
       loop.execute {
         guard let session = session.session else { return }
-        let ready = session.replyQueue.fill(ticket, with: reply)
-        if !ready.isEmpty { session.output.send(ready) }
+        session.sendReleased(session.replyQueue.fill(ticket, with: reply))
       }
     }
   }

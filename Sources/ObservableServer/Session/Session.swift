@@ -178,7 +178,7 @@ final class Session {
     }
     // The reply goes first, so that values (a retained one, say) follow it.
     ok(request) { Self.appendStream(name, to: &$0) }
-    subscriptions.insert(name, stream.subscribe(observer: observer))
+    subscriptions.insert(name, stream.subscribe(observer: observerAfterReply()))
     context.logger.debug("subscribed", metadata: ["peer": "\(output.peer)", "stream": "\(name)"])
   }
 
@@ -208,6 +208,9 @@ final class Session {
   }
 
   private func list(_ request: Request) throws(ProtocolError) {
+    if let link = context.registry.cluster, link.isConnected {
+      return try listClustered(request, link)
+    }
     let page = try context.registry.listPage(
       matching: request.stream, after: request.after, limit: StreamListEncoder.pageSize)
     let localOnly = localOnlyStreams()
@@ -254,6 +257,8 @@ final class Session {
   var compressed = false
   /// With `--cluster`: replies waiting behind one the cluster owes, and the topic checked last.
   var replyQueue = ReplyQueue()
+  /// Subscriptions whose values wait for their reply, by its ticket in `replyQueue`.
+  var heldValues: [(ticket: Int, values: HeldValues)] = []
   var clusteredName: String?
   /// The reply being built, kept to reuse its capacity.
   var reply: [UInt8] = []

@@ -36,9 +36,12 @@ extension StreamRegistry {
   /// name to continue after when more may remain. `next` is the page's last stream when the page
   /// is full; when a pattern's page looked at ``listScanBudget`` topics first, it is the last
   /// topic looked at, and the page may hold fewer streams, or none.
-  func listPage(matching filter: String?, after: String?, limit: Int) throws(ProtocolError) -> (
-    streams: [ListedStream], next: String?
-  ) {
+  ///
+  /// `retained` adds topics that exist elsewhere (a clustered server's retained values in
+  /// JetStream, already filtered), with no subscribers here, each in its place in name order.
+  func listPage(
+    matching filter: String?, after: String?, limit: Int, retained: [String] = []
+  ) throws(ProtocolError) -> (streams: [ListedStream], next: String?) {
     var isPattern = false
     if let filter { isPattern = try StreamName.validatePattern(filter) }
     let pattern = isPattern ? filter.map(TopicPattern.init) : nil
@@ -54,15 +57,51 @@ extension StreamRegistry {
       streams = fixed.prefix(limit).map { ($0.name, $0.kind, $0.observerCount) }
       if fixed.count > limit { return (streams, streams.last?.name) }
     }
+    let room = limit - streams.count
     let found = topicPage(
-      filter: filter, isPattern: isPattern, after: afterTopic ? after : nil,
-      limit: limit - streams.count)
-    streams += found.topics.map { ($0.name, StreamKind.topic, $0.subscriberCount) }
-    switch found.end {
+      filter: filter, isPattern: isPattern, after: afterTopic ? after : nil, limit: room)
+    var local = found.topics.map { ($0.name, StreamKind.topic, $0.subscriberCount) }
+    var end = found.end
+    if !retained.isEmpty {
+      (local, end) = withRetained(
+        retained, in: local, end: end, after: afterTopic ? after : nil, limit: room)
+    }
+    streams += local
+    switch end {
     case .complete: return (streams, nil)
     case .full: return (streams, streams.last?.name)
     case .scanned(let last): return (streams, last)
     }
+  }
+
+  /// A page of local topics with the names of `retained` that fall in its range and are not
+  /// local topics themselves (or fixed streams) merged in, in name order, and how it ends.
+  /// Names past where the local page ended wait for a later page, so none is listed twice.
+  private func withRetained(
+    _ retained: [String], in local: [ListedStream], end: TopicPageEnd, after: String?,
+    limit: Int
+  ) -> ([ListedStream], TopicPageEnd) {
+    guard limit > 0 else { return (local, end) }
+    let bound: String? =
+      switch end {
+      case .complete: nil
+      case .full: local.last?.name
+      case .scanned(let last): last
+      }
+    var seen = Set(local.map(\.name))
+    var merged = local
+    for name in retained
+    where sources[name] == nil && after.map({ name > $0 }) ?? true
+      && bound.map({ name <= $0 }) ?? true && (try? StreamName.validate(name)) != nil
+      && seen.insert(name).inserted
+    {
+      merged.append((name, .topic, 0))
+    }
+    guard merged.count > local.count else { return (local, end) }
+    merged.sort { $0.name < $1.name }
+    guard merged.count > limit else { return (merged, end) }
+    let page = Array(merged.prefix(limit))
+    return (page, .scanned(page[limit - 1].name))
   }
 
   /// At most `limit` topics after `after` that `filter` names or matches, in name order, looked
