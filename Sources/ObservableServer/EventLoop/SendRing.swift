@@ -63,6 +63,9 @@ final class SendRing {
   /// where copying it would cost more than the system call it saves.
   static let largestBatchedSend = 16 * 1024
 
+  /// The loop the ring belongs to, set by the loop; debug builds check each call runs there.
+  weak var loop: EventLoop?
+
   /// How many prepared sends one submission hands the kernel at most; the rest are withdrawn
   /// and written directly. Only a test lowers it, to stand in for a kernel that takes fewer.
   var submissionLimit = UInt32.max
@@ -80,6 +83,7 @@ final class SendRing {
 
   /// Queues `writer` to send at the end of the turn.
   func enqueue(_ writer: any RingWriter) {
+    assertOnLoop()
     guard !writer.awaitingRing else { return }
     writer.awaitingRing = true
     queued.append(writer)
@@ -88,6 +92,7 @@ final class SendRing {
   /// Submits what the queued writers have to send, in a few rounds; writers still wanting to
   /// send after them wait for the next turn, so one turn stays bounded.
   func submitQueued() {
+    assertOnLoop()
     // Sends of an earlier submission whose wait failed may have completed since.
     if !ledger.isEmpty { takeCompletions() }
     for _ in 0..<4 where !queued.isEmpty {
@@ -167,6 +172,13 @@ final class SendRing {
       guard let entry = ledger.settle(token) else { continue }
       if entry.writer.wrote(SendLedger.outcome(of: result, for: entry)) { enqueue(entry.writer) }
     }
+  }
+
+  /// Stops a debug build when the ring is used off its loop's thread.
+  private func assertOnLoop(line: UInt = #line) {
+    #if DEBUG
+      loop?.assertInLoop(line: line)
+    #endif
   }
 
   private let ring: OpaquePointer

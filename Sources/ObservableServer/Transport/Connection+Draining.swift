@@ -9,6 +9,7 @@ extension Connection {
   /// a reset that would destroy replies the client has not read yet. Closes after `grace` in
   /// any case.
   func drain(within grace: Duration) {
+    loop.assertInLoop()
     guard !closed, !draining else { return }
     draining = true
     endSession()
@@ -20,6 +21,7 @@ extension Connection {
 
   /// Half-closes once everything queued is written: the client reads to the end, then closes.
   func sendEndOfStream() {
+    loop.assertInLoop()
     guard !sentEndOfStream else { return }
     sentEndOfStream = true
     // Values still arriving from streams could only be written after the FIN: none are taken.
@@ -33,6 +35,7 @@ extension Connection {
   }
 
   func discardInput() {
+    loop.assertInLoop()
     for _ in 0..<16 {
       switch try? SocketCalls.read(descriptor, into: loop.readBuffer) {
       case .done(let count) where count > 0: continue

@@ -5,25 +5,40 @@ struct ConnectionLoop: Sendable {
   /// Storage for batched publishes, lent to each session in turn.
   let scratch = PublishScratch()
   /// The connections open on the loop.
-  let connections = OpenConnections()
+  let connections: OpenConnections
+
+  init(loop: EventLoop) {
+    self.loop = loop
+    connections = OpenConnections(loop: loop)
+  }
 }
 
 /// The connections open on one event loop, so shutdown can close them all there.
 final class OpenConnections: @unchecked Sendable {
   // Unchecked: made with its loop, then used on that loop's thread only.
 
+  init(loop: EventLoop) {
+    self.loop = loop
+  }
+
   /// Adds a connection that opened.
   func insert(_ connection: Connection) {
+    loop.assertInLoop()
     members[ObjectIdentifier(connection)] = connection
   }
 
   /// Removes a connection that closed.
   func remove(_ connection: Connection) {
+    loop.assertInLoop()
     members[ObjectIdentifier(connection)] = nil
   }
 
   /// Every connection open now.
-  var all: [Connection] { Array(members.values) }
+  var all: [Connection] {
+    loop.assertInLoop()
+    return Array(members.values)
+  }
 
+  private let loop: EventLoop
   private var members: [ObjectIdentifier: Connection] = [:]
 }
