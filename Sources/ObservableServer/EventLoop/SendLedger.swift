@@ -7,7 +7,8 @@ import Glibc
 /// completion is charged to the writer and the staged bytes it belongs to whatever order
 /// completions arrive in, and even when it arrives during a later submission than its own. A
 /// token is settled once: a completion that repeats one, or names none the ledger issued, is
-/// ignored rather than charged to whoever holds that position now. Loop thread only.
+/// ignored rather than charged to whoever holds that position now. Slots are reused, so the
+/// ledger costs a few array operations per send and no allocation once warm. Loop thread only.
 struct SendLedger<Writer> {
   /// One send in flight: who sent it and where its bytes lie in the staging area.
   struct Entry {
@@ -20,19 +21,23 @@ struct SendLedger<Writer> {
   }
 
   /// Whether no send is in flight.
-  var isEmpty: Bool { entries.isEmpty }
+  var isEmpty: Bool { count == 0 }
 
   /// How many sends are in flight.
-  var count: Int { entries.count }
+  private(set) var count = 0
 
   /// Where the staging bytes of the sends in flight end: staging may be reused from there on
   /// (from 0 when nothing is in flight).
-  var stagingInUse: Int { entries.values.lazy.map(\.staged.upperBound).max() ?? 0 }
+  var stagingInUse: Int {
+    guard count > 0 else { return 0 }
+    return slots.lazy.compactMap { $0?.staged.upperBound }.max() ?? 0
+  }
 
-  /// Whether `writer` has a send in flight: it must not send again until that one completes,
-  /// or the same bytes would go out twice.
+  /// Whether `identity` has a send in flight: it must not send again until that one completes,
+  /// or the same bytes would go out twice. Looks through every send in flight, which is none
+  /// at all unless waiting for completions failed.
   func isInFlight(_ identity: ObjectIdentifier) -> Bool {
-    writersInFlight.contains(identity)
+    count > 0 && slots.contains { $0?.identity == identity }
   }
 
   /// Records a send of `writer`, known as `identity`, about to be prepared and returns its
@@ -40,20 +45,35 @@ struct SendLedger<Writer> {
   mutating func record(_ writer: Writer, as identity: ObjectIdentifier, staged: Range<Int>)
     -> UInt64
   {
-    assert(!isInFlight(identity), "a writer sent again before its send completed")
-    let token = nextToken
-    // Tokens start at 1 and only grow: 2^64 sends never wrap, so none is ever reused.
-    nextToken += 1
-    entries[token] = Entry(writer: writer, identity: identity, staged: staged)
-    writersInFlight.insert(identity)
-    return token
+    let slot: Int
+    if let reused = freeSlots.popLast() {
+      slot = reused
+    } else {
+      slot = slots.count
+      slots.append(nil)
+      generations.append(1)
+    }
+    slots[slot] = Entry(writer: writer, identity: identity, staged: staged)
+    count += 1
+    // The slot's generation tells a token apart from every earlier one of the same slot, so a
+    // stale or repeated completion never settles the slot's next send. Generations start at 1:
+    // no token is 0.
+    return UInt64(generations[slot]) << 32 | UInt64(slot)
   }
 
   /// Takes the send `token` names out of the ledger; `nil` when it names none in flight (a
   /// repeated or foreign completion), which must then be ignored.
   mutating func settle(_ token: UInt64) -> Entry? {
-    guard let entry = entries.removeValue(forKey: token) else { return nil }
-    writersInFlight.remove(entry.identity)
+    let slot = Int(token & 0xFFFF_FFFF)
+    guard slot < slots.count, UInt64(generations[slot]) == token >> 32,
+      let entry = slots[slot]
+    else { return nil }
+    slots[slot] = nil
+    // 2^32 sends through one slot before a generation repeats: a completion that late is not
+    // waited for by anything.
+    generations[slot] = generations[slot] == UInt32.max ? 1 : generations[slot] + 1
+    freeSlots.append(slot)
+    count -= 1
     return entry
   }
 
@@ -71,7 +91,9 @@ struct SendLedger<Writer> {
     return .failure(SystemError(call: "send", code: -result))
   }
 
-  private var entries: [UInt64: Entry] = [:]
-  private var writersInFlight: Set<ObjectIdentifier> = []
-  private var nextToken: UInt64 = 1
+  /// The sends in flight, by the slot their token names; `nil` for a free slot.
+  private var slots: [Entry?] = []
+  /// Each slot's generation, which its next token carries.
+  private var generations: [UInt32] = []
+  private var freeSlots: [Int] = []
 }

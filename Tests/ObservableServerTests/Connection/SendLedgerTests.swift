@@ -59,6 +59,11 @@ struct SendLedgerTests {
     // A writer sends again once its send settled, under a fresh token.
     let again = ledger.record(writer, as: writer.identity, staged: 0..<8)
     #expect(again != token)
+    // The old token does not settle the new send, though it may take the same place.
+    #expect(ledger.settle(token) == nil)
+    #expect(ledger.isInFlight(writer.identity))
+    #expect(ledger.settle(again)?.writer === writer)
+    #expect(ledger.isEmpty)
   }
 
   @Test func resultsMeanWhatSendWouldHaveSaid() {
