@@ -121,29 +121,34 @@ static unsigned ring_completions_ready(observable_send_ring *ring) {
   return __atomic_load_n(ring->cq_tail, __ATOMIC_ACQUIRE) - *ring->cq_head;
 }
 
-int observable_send_ring_submit_and_wait(observable_send_ring *ring) {
-  unsigned submitting = ring->queued;
-  __atomic_store_n(ring->sq_tail, *ring->sq_tail + submitting, __ATOMIC_RELEASE);
+int observable_send_ring_submit_and_wait(observable_send_ring *ring, unsigned most,
+                                         unsigned *taken) {
+  unsigned submitting = ring->queued < most ? ring->queued : most;
+  // Sends beyond `most` are withdrawn before the kernel sees them.
   ring->queued = 0;
+  __atomic_store_n(ring->sq_tail, *ring->sq_tail + submitting, __ATOMIC_RELEASE);
   unsigned left = submitting;
+  *taken = 0;
   while (left > 0) {
     int done = ring_enter(ring->fd, left, left, IORING_ENTER_GETEVENTS);
-    if (done < 0) {
-      if (errno == EINTR) continue;
+    // Taking none at all would loop for ever: treated as a refusal.
+    if (done == 0) errno = EAGAIN;
+    if (done <= 0) {
+      if (done < 0 && errno == EINTR) continue;
       // Sends the kernel did not take are withdrawn: none of them will complete.
       __atomic_store_n(ring->sq_tail, *ring->sq_tail - left, __ATOMIC_RELEASE);
-      ring->outstanding += submitting - left;
       return -errno;
     }
     left -= (unsigned)done;
+    *taken += (unsigned)done;
+    ring->outstanding += (unsigned)done;
   }
-  ring->outstanding += submitting;
   while (ring_completions_ready(ring) < ring->outstanding) {
     unsigned missing = ring->outstanding - ring_completions_ready(ring);
     if (ring_enter(ring->fd, 0, missing, IORING_ENTER_GETEVENTS) < 0 && errno != EINTR)
       return -errno;
   }
-  return (int)submitting;
+  return 0;
 }
 
 int observable_send_ring_next_completion(observable_send_ring *ring, unsigned long long *tag,
@@ -156,4 +161,31 @@ int observable_send_ring_next_completion(observable_send_ring *ring, unsigned lo
   __atomic_store_n(ring->cq_head, head + 1, __ATOMIC_RELEASE);
   if (ring->outstanding > 0) ring->outstanding -= 1;
   return 1;
+}
+
+unsigned char observable_send_ring_send_operation(void) { return IORING_OP_SEND; }
+
+unsigned char observable_send_ring_known_operations(void) { return IORING_OP_LAST; }
+
+int observable_send_ring_first_unsupported(observable_send_ring *ring,
+                                           const unsigned char *operations, unsigned count) {
+  // Room for every operation number a byte can name; the kernel fills those it knows and
+  // requires the rest of the buffer zeroed.
+  enum { probed = 256 };
+  struct io_uring_probe *probe =
+      calloc(1, sizeof *probe + probed * sizeof(struct io_uring_probe_op));
+  if (probe == NULL) return -ENOMEM;
+  if (syscall(__NR_io_uring_register, ring->fd, IORING_REGISTER_PROBE, probe, probed) < 0) {
+    int error = errno;
+    free(probe);
+    return -error;
+  }
+  unsigned index = 0;
+  for (; index < count; index++) {
+    unsigned operation = operations[index];
+    if (operation > probe->last_op) break;
+    if ((probe->ops[operation].flags & IO_URING_OP_SUPPORTED) == 0) break;
+  }
+  free(probe);
+  return (int)index;
 }

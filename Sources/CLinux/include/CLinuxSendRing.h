@@ -23,14 +23,31 @@ int observable_send_ring_prepare_send(
     observable_send_ring *ring, int fd, const void *bytes, unsigned count,
     unsigned long long tag);
 
-/// Submits every queued send in one io_uring_enter and waits until all have completed (with
-/// MSG_DONTWAIT they complete at once: a full socket answers -EAGAIN, it does not wait).
-/// Returns how many were submitted, or -errno.
-int observable_send_ring_submit_and_wait(observable_send_ring *ring);
+/// Submits the queued sends, at most `most` of them (the rest are withdrawn, as if the kernel
+/// had refused them; a test uses this to stand in for such a kernel), in one io_uring_enter,
+/// and waits until every send taken has completed (with MSG_DONTWAIT they complete at once: a
+/// full socket answers -EAGAIN, it does not wait). Sets `*taken` to how many the kernel took,
+/// in the order they were prepared; the others never complete. Returns 0, or -errno when the
+/// kernel refused the rest or waiting failed: sends taken may then complete later, and their
+/// bytes must stay valid until they do.
+int observable_send_ring_submit_and_wait(
+    observable_send_ring *ring, unsigned most, unsigned *taken);
 
 /// Takes the next completion: its tag and its result (bytes sent, or -errno). Returns 1, or 0
 /// when none is left.
 int observable_send_ring_next_completion(
     observable_send_ring *ring, unsigned long long *tag, int *result);
+
+/// IORING_OP_SEND, the operation batched sends use (kernel 5.6 and later).
+unsigned char observable_send_ring_send_operation(void);
+
+/// IORING_OP_LAST of the headers this was built with: one past the last operation they name.
+unsigned char observable_send_ring_known_operations(void);
+
+/// Asks the kernel which operations the ring supports (IORING_REGISTER_PROBE). Returns the
+/// index in `operations` of the first one it lacks, `count` when it has them all, or -errno
+/// when it cannot tell (EINVAL before kernel 5.6, which has no probe and no IORING_OP_SEND).
+int observable_send_ring_first_unsupported(
+    observable_send_ring *ring, const unsigned char *operations, unsigned count);
 
 #endif

@@ -4,6 +4,7 @@ import NATS
 extension ClusterLink {
   /// Acts on events from the session, after its lock is released.
   func handle(_ events: [NATSSessionEvent]) {
+    assertOnLoop()
     for event in events {
       switch event {
       case .connected(let info):

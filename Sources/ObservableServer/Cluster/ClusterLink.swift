@@ -92,6 +92,13 @@ final class ClusterLink: ReadinessHandler, @unchecked Sendable {
     }
   }
 
+  /// Stops a debug build when loop-only code of the link runs off its loop.
+  func assertOnLoop(file: StaticString = #fileID, line: UInt = #line) {
+    #if DEBUG
+      loop?.assertInLoop(file: file, line: line)
+    #endif
+  }
+
   /// Closes the connection and stops reconnecting; waits for the loop to do it.
   func stop() {
     guard let loop else { return }
@@ -119,6 +126,7 @@ final class ClusterLink: ReadinessHandler, @unchecked Sendable {
   }
 
   func descriptorReady(_ events: UInt32) {
+    assertOnLoop()
     guard descriptor >= 0 else { return }
     if events & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue)
       != 0
@@ -155,6 +163,7 @@ final class ClusterLink: ReadinessHandler, @unchecked Sendable {
 
   /// Sends what the session holds, keeping what the socket does not take for `EPOLLOUT`.
   func flush() {
+    assertOnLoop()
     guard descriptor >= 0 else {
       state.withLock { $0.flushScheduled = false }
       return
@@ -193,6 +202,7 @@ final class ClusterLink: ReadinessHandler, @unchecked Sendable {
 
   /// Drops the connection and tries the next server.
   func connectionLost(_ reason: String) {
+    assertOnLoop()
     guard descriptor >= 0 else { return }
     let server = state.withLock { $0.session.servers.current.map { "\($0)" } ?? "?" }
     logger.warning(

@@ -25,6 +25,7 @@ final class EventLoop: @unchecked Sendable {
     self.logger = logger
     self.sendRing = sendRing
     readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    sendRing?.loop = self
   }
 
   deinit {
@@ -67,6 +68,14 @@ final class EventLoop: @unchecked Sendable {
   /// Whether the caller runs on this loop's thread.
   var inLoop: Bool { Self.current === self }
 
+  /// Stops a debug build when the caller is not on this loop's thread: the check behind every
+  /// "loop thread only" type marked `@unchecked Sendable`. `assert` is compiled out of release
+  /// builds, so it costs nothing there.
+  @inline(__always)
+  func assertInLoop(file: StaticString = #fileID, line: UInt = #line) {
+    assert(inLoop, "\(name): loop-only code ran on another thread", file: file, line: line)
+  }
+
   private static let currentKey: pthread_key_t = {
     var key = pthread_key_t()
     pthread_key_create(&key, nil)
@@ -97,17 +106,20 @@ final class EventLoop: @unchecked Sendable {
 
   /// Starts watching `fd` for `events` on behalf of `handler`. Loop thread only.
   func register(_ fd: Int32, events: UInt32, handler: ReadinessHandler) throws(SystemError) {
+    assertInLoop()
     try control(EPOLL_CTL_ADD, fd, events: events, "epoll_ctl(ADD)")
     handlers[fd] = handler
   }
 
   /// Changes the events watched for `fd`. Loop thread only.
   func modify(_ fd: Int32, events: UInt32) throws(SystemError) {
+    assertInLoop()
     try control(EPOLL_CTL_MOD, fd, events: events, "epoll_ctl(MOD)")
   }
 
   /// Stops watching `fd`; the caller closes it afterwards. Loop thread only.
   func deregister(_ fd: Int32) {
+    assertInLoop()
     // Fails only for a descriptor that was never added, which leaves nothing to undo.
     try? control(EPOLL_CTL_DEL, fd, events: 0, "epoll_ctl(DEL)")
     handlers[fd] = nil
@@ -116,11 +128,13 @@ final class EventLoop: @unchecked Sendable {
   /// Runs `task` on the loop thread once `delay` has passed, unless cancelled. Loop thread only.
   @discardableResult
   func schedule(in delay: Duration, _ task: @escaping () -> Void) -> LoopTimer {
-    timers.schedule(at: .now + delay, task)
+    assertInLoop()
+    return timers.schedule(at: .now + delay, task)
   }
 
   /// Cancels a task ``schedule(in:_:)`` returned, if it has not run. Loop thread only.
   func cancel(_ timer: LoopTimer) {
+    assertInLoop()
     timers.cancel(timer)
   }
 
@@ -210,9 +224,12 @@ final class EventLoop: @unchecked Sendable {
 }
 
 extension EventLoop {
-  /// Runs `body` on the loop thread and waits for it, for set-up that must happen there.
+  /// Runs `body` on the loop thread and waits for it, for set-up that must happen there. On
+  /// the loop thread itself it runs `body` at once: queueing it and waiting would wait forever,
+  /// since the loop cannot run the task while it waits.
   func submitAndWait(_ body: @escaping @Sendable () throws(SystemError) -> Void) throws(SystemError)
   {
+    if inLoop { return try body() }
     let done = DispatchSemaphore(value: 0)
     let outcome = Locked<SystemError?>(nil)
     execute {

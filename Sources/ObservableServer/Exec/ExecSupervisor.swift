@@ -54,6 +54,7 @@ final class ExecSupervisor: @unchecked Sendable {
   // MARK: Loop thread
 
   private func reconcile() {
+    loop.assertInLoop()
     let wanted = !isShutDown && stream.isObserved()
     if wanted, current == nil, restart == nil {
       start()
@@ -63,6 +64,7 @@ final class ExecSupervisor: @unchecked Sendable {
   }
 
   private func start() {
+    loop.assertInLoop()
     let process: ExecProcess
     do {
       process = try ExecProcess.spawn(stream.command)
@@ -120,6 +122,7 @@ final class ExecSupervisor: @unchecked Sendable {
   }
 
   private func stop(_ running: ExecRun) {
+    loop.assertInLoop()
     let pid = running.process.pid
     logger.info("exec stopping", metadata: ["stream": "\(stream.name)", "pid": "\(pid)"])
     // Nobody wants the output any more; a process still writing gets SIGPIPE.
@@ -133,6 +136,7 @@ final class ExecSupervisor: @unchecked Sendable {
   }
 
   private func exited(_ running: ExecRun, _ ending: String) {
+    loop.assertInLoop()
     let metadata: Logger.Metadata = [
       "stream": "\(stream.name)", "pid": "\(running.process.pid)", "how": "\(ending)",
     ]
@@ -167,6 +171,7 @@ final class ExecSupervisor: @unchecked Sendable {
   }
 
   private func scheduleRestart() {
+    loop.assertInLoop()
     let delay = restartDelay
     restartDelay = min(delay * 2, .seconds(30))
     guard !isShutDown, stream.isObserved() else { return }

@@ -56,7 +56,11 @@ public final class ObservableServer: Sendable {
       var batching = configuration.sendBatching == .auto
       if !batching { logger.notice("io_uring off; one send per connection through epoll") }
       for index in 0..<configuration.eventLoopCount {
-        let ring = batching ? openSendRing(first: index == 0) : nil
+        let ring =
+          batching
+          ? SendBatching.openRing(
+            counters: counters, requiring: configuration.sendRingOperations, logger: logger,
+            logsSuccess: index == 0) : nil
         batching = ring != nil
         let loop = try EventLoop(
           name: "observable-loop-\(index)", logger: logger, sendRing: ring)
@@ -79,20 +83,6 @@ public final class ObservableServer: Sendable {
     } catch {
       stop(parts)
       throw error
-    }
-  }
-
-  /// A send ring for one loop, or `nil` (said in the log) when io_uring is unavailable.
-  private func openSendRing(first: Bool) -> SendRing? {
-    do {
-      let ring = try SendRing(entries: 4096, counters: counters)
-      if first { logger.notice("sends batched through io_uring") }
-      return ring
-    } catch {
-      logger.notice(
-        "io_uring unavailable; one send per connection through epoll",
-        metadata: ["error": "\(error)"])
-      return nil
     }
   }
 

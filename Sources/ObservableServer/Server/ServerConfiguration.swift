@@ -67,6 +67,9 @@ public struct ServerConfiguration: Sendable {
   public var cluster: ClusterConfiguration?
   /// Whether a publish's sends to many connections go to the kernel in io_uring batches.
   public var sendBatching = SendBatching.fromEnvironment
+  /// The io_uring operations the kernel must support for sends to be batched; a test adds one
+  /// no kernel has, to see the server fall back to epoll.
+  var sendRingOperations = SendRing.requiredOperations
   /// How long an exec process gets after `SIGTERM` before `SIGKILL`.
   public var execGracePeriod: Duration = .seconds(1)
 

@@ -9,6 +9,7 @@ extension Connection {
   /// a reset that would destroy replies the client has not read yet. Closes after `grace` in
   /// any case.
   func drain(within grace: Duration) {
+    loop.assertInLoop()
     guard !closed, !draining else { return }
     draining = true
     endSession()
@@ -20,6 +21,7 @@ extension Connection {
 
   /// Half-closes once everything queued is written: the client reads to the end, then closes.
   func sendEndOfStream() {
+    loop.assertInLoop()
     guard !sentEndOfStream else { return }
     sentEndOfStream = true
     // Values still arriving from streams could only be written after the FIN: none are taken.
@@ -36,6 +38,7 @@ extension Connection {
   /// ``finish(_:)``), so that the close finds no unread input; closes at the client's end of
   /// stream once the half-close is sent.
   func discardInput() {
+    loop.assertInLoop()
     for _ in 0..<16 {
       switch try? SocketCalls.read(descriptor, into: loop.readBuffer) {
       case .done(let count) where count > 0: continue

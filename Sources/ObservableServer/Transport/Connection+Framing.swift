@@ -7,6 +7,7 @@ extension Connection {
   /// Writes `bytes` after what is already being written and before anything still queued:
   /// they must be whole units of the current framing (a response, a frame).
   func sendFramed(_ bytes: [UInt8]) {
+    loop.assertInLoop()
     guard !closed, !bytes.isEmpty else { return }
     compactWriting()
     writing.append(contentsOf: bytes)
@@ -30,6 +31,7 @@ extension Connection {
   /// Replaces the framing for the rest of the connection and starts the session, whose
   /// greeting is then the first thing the new framing sends.
   func upgrade(to next: any Framing) {
+    loop.assertInLoop()
     guard !closed else { return }
     framing = next
     _ = next.attach(to: self)
@@ -39,6 +41,7 @@ extension Connection {
   /// Sends the framing's farewell after everything queued so far, then closes once it is
   /// written; nothing queued later is sent.
   func finish(_ reason: String, saying farewell: Farewell) {
+    loop.assertInLoop()
     guard !closed, finishing == nil else { return }
     queueFarewell(farewell)
     finish(reason)
@@ -47,6 +50,7 @@ extension Connection {
   /// Moves the queued lines, framed, behind what is being written and appends the framing's
   /// farewell, if it has one.
   func queueFarewell(_ farewell: Farewell) {
+    loop.assertInLoop()
     guard !closed, compression == nil, !framing.sendsLinesUnchanged else { return }
     moveQueuedLinesToWriting()
     // After the lines: the framing sends nothing once it said farewell.
@@ -56,6 +60,7 @@ extension Connection {
   /// Closes at shutdown, telling a WebSocket peer why (1001) when its socket takes the frame
   /// at once: shutdown does not wait for slow peers.
   func closeForShutdown() {
+    loop.assertInLoop()
     guard !closed else { return }
     let farewell = framing.farewell(.goingAway)
     if !farewell.isEmpty, writeOffset == writing.count {

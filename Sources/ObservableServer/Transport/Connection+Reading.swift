@@ -5,6 +5,7 @@ import Glibc
 extension Connection {
   /// Reads what the socket holds and hands it to the framing, a few reads at most.
   func readAvailable() {
+    loop.assertInLoop()
     // A bounded number of reads per wake-up, so one busy client cannot starve the others.
     for _ in 0..<4 {
       let result: IOResult<Int>
@@ -61,6 +62,7 @@ extension Connection {
   /// The client closed its side: it observes nothing any more, but the replies to what it sent
   /// last still go out (`echo list | nc -N host port` prints the list) before the socket closes.
   func finishAfterPeerClosed() {
+    loop.assertInLoop()
     session?.unsubscribeAll()
     peerClosed = true
     do {

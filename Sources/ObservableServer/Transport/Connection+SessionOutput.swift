@@ -6,6 +6,7 @@ import Glibc
 extension Connection: SessionOutput {
   /// Closes after a failed read or write, telling a vanished peer from other failures.
   func closeAfter(_ error: SystemError, _ what: String) {
+    loop.assertInLoop()
     switch error.code {
     case ECONNRESET, EPIPE: close("reset by peer")
     case ETIMEDOUT, EHOSTUNREACH, ENETUNREACH:
@@ -24,15 +25,18 @@ extension Connection: SessionOutput {
   static let unauthenticatedQueuedBytes = 64 * 1024
 
   func send(_ lines: [UInt8]) {
+    loop.assertInLoop()
     enqueue(lines)
   }
 
   func authenticated() {
+    loop.assertInLoop()
     framing.maxLineBytes = settings.maxLineBytes
     outbox.setLimit(settings.maxQueuedBytes)
   }
 
   func finish(_ reason: String) {
+    loop.assertInLoop()
     guard !closed, finishing == nil else { return }
     // The session ends only for a policy (a wrong token, no token in time); a framing that
     // tells its peer why does so after the error line.
@@ -50,6 +54,7 @@ extension Connection: SessionOutput {
   }
 
   func schedule(in delay: Duration, _ task: @escaping () -> Void) {
+    loop.assertInLoop()
     guard !closed else { return }
     var timer: LoopTimer?
     timer = loop.schedule(in: delay) { [self] in

@@ -6,6 +6,7 @@ extension Connection: RingWriter {
   /// Writes what the outbox holds until it is empty or the socket is full: at the end of the
   /// loop's turn, in one batch with other connections, when the loop has a send ring.
   func flush() {
+    loop.assertInLoop()
     guard let ring = loop.sendRing else { return writeNow() }
     ring.enqueue(self)
   }
@@ -13,6 +14,7 @@ extension Connection: RingWriter {
   /// Writes what the outbox holds, one `send` at a time, until it is empty or the socket is
   /// full.
   func writeNow() {
+    loop.assertInLoop()
     while prepareWrite() {
       let sent = writing.withUnsafeBytes { bytes in
         Result { () throws(SystemError) in
@@ -27,6 +29,7 @@ extension Connection: RingWriter {
   /// when nothing is left, does what the connection waits for (a close, a FIN) or stops
   /// watching for room, and returns `false`.
   func prepareWrite() -> Bool {
+    loop.assertInLoop()
     while !closed {
       guard writeOffset == writing.count else { return true }
       writeOffset = 0
@@ -55,6 +58,7 @@ extension Connection: RingWriter {
   /// Takes one send's outcome: keeps the rest of a partial send, watches for room when the
   /// socket is full, closes after an error. Returns whether to go on writing.
   func wrote(_ sent: Result<IOResult<Int>, SystemError>) -> Bool {
+    loop.assertInLoop()
     switch sent {
     case .success(.done(let count)):
       writeOffset += count
@@ -77,6 +81,7 @@ extension Connection: RingWriter {
   /// from other threads: a value queued between a queued reply and the switch would go out
   /// uncompressed after the reply, where the client already expects deflate.
   func startCompression(after reply: [UInt8]) throws(ProtocolError) {
+    loop.assertInLoop()
     guard framing.allowsStreamCompression else {
       throw ProtocolError(.unsupported, "this transport compresses by its own means")
     }
@@ -104,6 +109,7 @@ extension Connection: RingWriter {
   /// Moves the lines the outbox holds, framed, behind what is being written, so that bytes
   /// appended next (the `compress` reply, a WebSocket close) follow every line queued before.
   func moveQueuedLinesToWriting() {
+    loop.assertInLoop()
     compactWriting()
     outbox.take(replacingWith: &plain, inFlight: writing.count - writeOffset)
     guard !plain.isEmpty else { return }
@@ -145,6 +151,7 @@ extension Connection: RingWriter {
 
   /// Tells the client why, if its socket takes it, and closes.
   func closeAsSlowConsumer() {
+    loop.assertInLoop()
     guard !closed else { return }
     context.warnings.warn(
       .slowConsumer, "closing slow consumer",

@@ -75,6 +75,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
 
   /// Registers with the loop and greets the client.
   func open() {
+    loop.assertInLoop()
     // Shutdown began between the accept and this turn: the connection never opens, unless it
     // is HTTP, which answers during the grace (`/healthz` with 503) and closes by itself.
     guard admission.isAccepting || framing is HTTPFraming else {
@@ -99,6 +100,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
   /// Starts the protocol: the session, the limits of an unauthenticated client, the greeting.
   /// At open for line transports; at the upgrade for WebSocket.
   func startSession() {
+    loop.assertInLoop()
     guard session == nil, !closed else { return }
     // The observer holds the connection; the session holds the observer until it ends, and the
     // connection drops the session when it closes, which breaks the cycle.
@@ -117,6 +119,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
   }
 
   func descriptorReady(_ events: UInt32) {
+    loop.assertInLoop()
     let failed = events & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0
     if peerClosed || finishing != nil {
       // Written now, not with the turn's batch: a failed socket closes right after.
@@ -140,12 +143,14 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
 
   /// Ends the session: what was read is published, and every subscription's disconnect runs.
   func endSession() {
+    loop.assertInLoop()
     session?.end()
     session = nil
   }
 
   /// Closes the socket and ends the session, once.
   func close(_ reason: String) {
+    loop.assertInLoop()
     guard !closed else { return }
     closed = true
     outbox.close()

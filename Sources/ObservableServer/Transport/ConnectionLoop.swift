@@ -2,6 +2,7 @@
 struct ConnectionLoop: Sendable {
   init(loop: EventLoop) {
     self.loop = loop
+    connections = OpenConnections(loop: loop)
     disconnects = PendingDisconnects(loop: loop)
   }
 
@@ -10,7 +11,7 @@ struct ConnectionLoop: Sendable {
   /// Storage for batched publishes, lent to each session in turn.
   let scratch = PublishScratch()
   /// The connections open on the loop.
-  let connections = OpenConnections()
+  let connections: OpenConnections
   /// The disconnects of closed connections' subscriptions, run a slice per turn.
   let disconnects: PendingDisconnects
 }
@@ -19,18 +20,28 @@ struct ConnectionLoop: Sendable {
 final class OpenConnections: @unchecked Sendable {
   // Unchecked: made with its loop, then used on that loop's thread only.
 
+  init(loop: EventLoop) {
+    self.loop = loop
+  }
+
   /// Adds a connection that opened.
   func insert(_ connection: Connection) {
+    loop.assertInLoop()
     members[ObjectIdentifier(connection)] = connection
   }
 
   /// Removes a connection that closed.
   func remove(_ connection: Connection) {
+    loop.assertInLoop()
     members[ObjectIdentifier(connection)] = nil
   }
 
   /// Every connection open now.
-  var all: [Connection] { Array(members.values) }
+  var all: [Connection] {
+    loop.assertInLoop()
+    return Array(members.values)
+  }
 
+  private let loop: EventLoop
   private var members: [ObjectIdentifier: Connection] = [:]
 }

@@ -45,12 +45,14 @@ final class Listener: ReadinessHandler, @unchecked Sendable {
 
   /// Starts accepting. Loop thread only.
   func open() throws(SystemError) {
+    loop.assertInLoop()
     try loop.register(descriptor, events: EPOLLIN.rawValue, handler: self)
   }
 
   /// Stops accepting, closes the socket and removes a Unix socket file it created. Loop thread
   /// only.
   func close() {
+    loop.assertInLoop()
     guard !closed else { return }
     closed = true
     loop.deregister(descriptor)
@@ -62,6 +64,7 @@ final class Listener: ReadinessHandler, @unchecked Sendable {
   func owns(_ fd: Int32) -> Bool { fd == descriptor }
 
   func descriptorReady(_ events: UInt32) {
+    loop.assertInLoop()
     // Bounded, so that a flood of connects cannot hold the loop.
     for _ in 0..<256 where !closed {
       let client: Int32
