@@ -24,7 +24,8 @@ final class EventLoop: @unchecked Sendable {
     self.name = name
     self.logger = logger
     self.sendRing = sendRing
-    readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    readBuffer = UnsafeMutableRawBufferPointer.allocate(
+      byteCount: Self.readBufferBytes, alignment: 16)
   }
 
   deinit {
@@ -131,6 +132,9 @@ final class EventLoop: @unchecked Sendable {
 
   /// The loop's reusable read buffer, so idle connections hold no buffer of their own.
   let readBuffer: UnsafeMutableRawBufferPointer
+
+  /// The size of ``readBuffer``: the most one read takes in.
+  static let readBufferBytes = 64 * 1024
 
   private func control(_ operation: Int32, _ fd: Int32, events: UInt32, _ call: StaticString)
     throws(SystemError)

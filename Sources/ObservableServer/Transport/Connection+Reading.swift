@@ -3,13 +3,24 @@ import Glibc
 
 /// The reading side: socket to compression to framing to session. Loop thread only.
 extension Connection {
-  /// Reads what the socket holds and hands it to the framing, a few reads at most.
+  /// Reads what the socket holds and hands it to the framing, within the connection's
+  /// ``ReadBudget`` for this turn.
   func readAvailable() {
-    // A bounded number of reads per wake-up, so one busy client cannot starve the others.
-    for _ in 0..<4 {
+    let start = ContinuousClock.now
+    var last = start
+    for _ in 0..<ReadBudget.mostReads {
+      // Past the server-wide bound on queued output nothing is read, so publishers add nothing,
+      // until a cut has closed the largest queues; the level-triggered loop reports the socket
+      // again next turn.
+      if home.queuedOutput.isOverLimit {
+        home.queuedOutput.cutIfOverLimit()
+        return
+      }
       let result: IOResult<Int>
       do {
-        result = try SocketCalls.read(descriptor, into: loop.readBuffer)
+        let buffer = UnsafeMutableRawBufferPointer(
+          rebasing: loop.readBuffer[0..<readBudget.readSize])
+        result = try SocketCalls.read(descriptor, into: buffer)
       } catch {
         closeAfter(error, "read failed")
         return
@@ -22,12 +33,16 @@ extension Connection {
         return
       case .done(let count):
         context.counters.update { $0.bytesIn += count }
+        let asked = readBudget.readSize
         receive(UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
         if closed { return }
         session?.inputHandled()
+        let now = ContinuousClock.now
+        readBudget.record(read: count, took: now - last)
+        last = now
         // A short read emptied the socket: another read would only say so, one system call per
         // wake-up later, and the level-triggered loop reports whatever arrives next.
-        if count < loop.readBuffer.count { return }
+        if count < asked || now - start >= ReadBudget.slice { return }
       }
     }
   }

@@ -2,6 +2,10 @@
 struct ConnectionLoop: Sendable {
   /// The loop.
   let loop: EventLoop
+  /// The bytes queued for every connection of the server, bounded all together.
+  let queuedOutput: QueuedOutput
+  /// Where closing connections report the memory they release.
+  let heapTrim: HeapTrim
   /// Storage for batched publishes, lent to each session in turn.
   let scratch = PublishScratch()
   /// The connections open on the loop.
