@@ -164,15 +164,7 @@ final class EventLoop: @unchecked Sendable {
         logger.critical("event loop stopped", metadata: ["loop": "\(name)", "error": "\(error)"])
         return
       }
-      for index in 0..<Int(count) {
-        let fd = Int32(bitPattern: UInt32(truncatingIfNeeded: events[index].data.u64))
-        if fd == wakeup {
-          var value: UInt64 = 0
-          _ = try? syscall("read(eventfd)") { Glibc.read(wakeup, &value, 8) }
-        } else {
-          handlers[fd]?.descriptorReady(events[index].events)
-        }
-      }
+      handleReady(UnsafeBufferPointer(start: events, count: Int(count)))
       for task in timers.takeDue(at: .now) { task() }
       runTasks()
       sendRing?.submitQueued()
@@ -180,6 +172,18 @@ final class EventLoop: @unchecked Sendable {
       deferredWakeups.removeAll(keepingCapacity: true)
     }
   }
+
+  /// The eventfd other threads write to wake the loop.
+  var wakeupDescriptor: Int32 { wakeup }
+
+  /// Reads the eventfd's counter, so that it stops reporting readable.
+  func drainWakeup() {
+    var value: UInt64 = 0
+    _ = try? syscall("read(eventfd)") { Glibc.read(wakeup, &value, 8) }
+  }
+
+  /// The handler registered for `fd`, if any. Loop thread only.
+  func handler(for fd: Int32) -> ReadinessHandler? { handlers[fd] }
 
   /// How long `epoll_wait` may sleep: not at all with tasks queued, else until the next timer.
   private func waitMilliseconds() -> Int32 {
@@ -211,6 +215,12 @@ final class EventLoop: @unchecked Sendable {
   private var handlers: [Int32: ReadinessHandler] = [:]
   private var timers = TimerQueue()
   private var deferredWakeups: [EventLoop] = []
+  /// Descriptors left unhandled when a turn ran out of time, handled first in the next one.
+  /// Loop thread only.
+  var postponedDescriptors: Set<Int32> = []
+  /// Set once the turn has used its time: the remaining ready descriptors are postponed.
+  /// Loop thread only.
+  var postponing = false
 }
 
 extension EventLoop {

@@ -9,17 +9,17 @@ extension Connection {
     let start = ContinuousClock.now
     var last = start
     for _ in 0..<ReadBudget.mostReads {
-      // Past the server-wide bound on queued output nothing is read, so publishers add nothing,
-      // until a cut has closed the largest queues; the level-triggered loop reports the socket
-      // again next turn.
-      if home.queuedOutput.isOverLimit {
-        home.queuedOutput.cutIfOverLimit()
-        return
-      }
+      // Past the server-wide bound on queued output, each connection reads only a little, once
+      // a turn, until a cut has closed the largest queues: publishers then add little, and a
+      // client that only pings is still answered. Pausing every read instead starved it for
+      // seconds behind publishers that passed the bound again at once.
+      let crowded = home.queuedOutput.isOverLimit
+      if crowded { home.queuedOutput.cutIfOverLimit() }
+      let size = crowded ? ReadBudget.smallestRead : readBudget.readSize
       let result: IOResult<Int>
       do {
         let buffer = UnsafeMutableRawBufferPointer(
-          rebasing: loop.readBuffer[0..<readBudget.readSize])
+          rebasing: loop.readBuffer[0..<size])
         result = try SocketCalls.read(descriptor, into: buffer)
       } catch {
         closeAfter(error, "read failed")
@@ -33,16 +33,15 @@ extension Connection {
         return
       case .done(let count):
         context.counters.update { $0.bytesIn += count }
-        let asked = readBudget.readSize
         receive(UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
         if closed { return }
         session?.inputHandled()
         let now = ContinuousClock.now
-        readBudget.record(read: count, took: now - last)
+        if !crowded { readBudget.record(read: count, took: now - last) }
         last = now
         // A short read emptied the socket: another read would only say so, one system call per
         // wake-up later, and the level-triggered loop reports whatever arrives next.
-        if count < asked || now - start >= ReadBudget.slice { return }
+        if crowded || count < size || now - start >= ReadBudget.slice { return }
       }
     }
   }

@@ -7,7 +7,7 @@ import Synchronization
 /// Each connection's ``Outbox`` is bounded on its own, but hundreds of subscribers that read
 /// nothing can each fill theirs (500 × 8 MiB held 5.5 GB). Outboxes add what they hold to one
 /// atomic total, which costs an enqueue no lock. Once the total passes the bound, connections
-/// stop reading, so publishers add nothing more, and ``QueuedOutputCut`` closes the
+/// read only a little each turn, so publishers add little, and ``QueuedOutputCut`` closes the
 /// connections with the largest queues on every loop as slow consumers until the total is back
 /// under the low-water mark. Should a single read still fan out far past the bound, appends are
 /// refused past a hard ceiling, and the connection refused is closed as a slow consumer.
@@ -19,7 +19,7 @@ final class QueuedOutput: Sendable {
     ceiling = limit + limit / 4
   }
 
-  /// The bound: past it, connections stop reading and the largest queues are cut.
+  /// The bound: past it, connections read little and the largest queues are cut.
   let limit: Int
   /// Where cutting stops: a quarter under the bound, so the next cut is not one value away.
   let lowWater: Int
@@ -29,7 +29,7 @@ final class QueuedOutput: Sendable {
   /// The bytes queued now, across every connection.
   var bytes: Int { total.load(ordering: .relaxed) }
 
-  /// Whether the bound is passed: reading waits, and a cut is due.
+  /// Whether the bound is passed: reads are small, and a cut is due.
   var isOverLimit: Bool { bytes > limit }
 
   /// Adds `delta` (negative for bytes written or dropped) to the total.

@@ -74,6 +74,9 @@ pings = []
 end = time.monotonic() + a.seconds
 while time.monotonic() < end:
     sent = time.monotonic(); request(bystander, "ping"); pings.append(time.monotonic() - sent)
+    if pings[-1] > 0.25:
+        print(f"  ping at {sent - (end - a.seconds):.2f} s took {pings[-1] * 1000:.0f} ms, "
+              f"RSS {status('VmRSS') / 2**20:.0f} MiB")
     time.sleep(0.05)
 peak = status("VmHWM")
 control.sendall(b"subscribe stats\n")
