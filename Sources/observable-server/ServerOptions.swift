@@ -70,6 +70,12 @@ struct ServerOptions: ParsableArguments {
   @Option(help: "Bytes queued for one client before it is closed as a slow consumer.")
   var maxQueuedBytes = 8 << 20
 
+  @Option(
+    help:
+      "Bytes queued for all clients together; past it, the largest queues are closed as slow consumers."
+  )
+  var maxTotalQueuedBytes = 256 << 20
+
   @Option(help: "Most subscriptions (patterns included) one connection may hold.")
   var maxSubscriptions = 10_000
 
@@ -138,6 +144,9 @@ struct ServerOptions: ParsableArguments {
     guard maxQueuedBytes >= 4096 else {
       throw ValidationError("--max-queued-bytes must be at least 4096")
     }
+    guard maxTotalQueuedBytes >= maxQueuedBytes else {
+      throw ValidationError("--max-total-queued-bytes must be at least --max-queued-bytes")
+    }
     guard maxSubscriptions >= 1 else {
       throw ValidationError("--max-subscriptions must be at least 1")
     }
@@ -185,6 +194,7 @@ struct ServerOptions: ParsableArguments {
     configuration.maxConnections = maxConnections
     configuration.maxHTTPConnections = maxHTTPConnections
     configuration.maxQueuedBytes = maxQueuedBytes
+    configuration.maxTotalQueuedBytes = maxTotalQueuedBytes
     configuration.maxSubscriptions = maxSubscriptions
     configuration.maxRetainedBytes = maxRetainedBytes
     configuration.shutdownGrace = .milliseconds(Int(shutdownGrace * 1000))

@@ -2,6 +2,7 @@
 #ifndef OBSERVABLE_SERVER_CLINUX_H
 #define OBSERVABLE_SERVER_CLINUX_H
 
+#include <malloc.h>
 #include <spawn.h>
 #include <sys/types.h>
 #include <sys/epoll.h>

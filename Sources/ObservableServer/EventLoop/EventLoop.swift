@@ -24,7 +24,8 @@ final class EventLoop: @unchecked Sendable {
     self.name = name
     self.logger = logger
     self.sendRing = sendRing
-    readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    readBuffer = UnsafeMutableRawBufferPointer.allocate(
+      byteCount: Self.readBufferBytes, alignment: 16)
     sendRing?.loop = self
   }
 
@@ -146,6 +147,9 @@ final class EventLoop: @unchecked Sendable {
   /// The loop's reusable read buffer, so idle connections hold no buffer of their own.
   let readBuffer: UnsafeMutableRawBufferPointer
 
+  /// The size of ``readBuffer``: the most one read takes in.
+  static let readBufferBytes = 64 * 1024
+
   private func control(_ operation: Int32, _ fd: Int32, events: UInt32, _ call: StaticString)
     throws(SystemError)
   {
@@ -174,15 +178,7 @@ final class EventLoop: @unchecked Sendable {
         logger.critical("event loop stopped", metadata: ["loop": "\(name)", "error": "\(error)"])
         return
       }
-      for index in 0..<Int(count) {
-        let fd = Int32(bitPattern: UInt32(truncatingIfNeeded: events[index].data.u64))
-        if fd == wakeup {
-          var value: UInt64 = 0
-          _ = try? syscall("read(eventfd)") { Glibc.read(wakeup, &value, 8) }
-        } else {
-          handlers[fd]?.descriptorReady(events[index].events)
-        }
-      }
+      handleReady(UnsafeBufferPointer(start: events, count: Int(count)))
       for task in timers.takeDue(at: .now) { task() }
       runTasks()
       sendRing?.submitQueued()
@@ -190,6 +186,18 @@ final class EventLoop: @unchecked Sendable {
       deferredWakeups.removeAll(keepingCapacity: true)
     }
   }
+
+  /// The eventfd other threads write to wake the loop.
+  var wakeupDescriptor: Int32 { wakeup }
+
+  /// Reads the eventfd's counter, so that it stops reporting readable.
+  func drainWakeup() {
+    var value: UInt64 = 0
+    _ = try? syscall("read(eventfd)") { Glibc.read(wakeup, &value, 8) }
+  }
+
+  /// The handler registered for `fd`, if any. Loop thread only.
+  func handler(for fd: Int32) -> ReadinessHandler? { handlers[fd] }
 
   /// How long `epoll_wait` may sleep: not at all with tasks queued, else until the next timer.
   private func waitMilliseconds() -> Int32 {
@@ -221,6 +229,12 @@ final class EventLoop: @unchecked Sendable {
   private var handlers: [Int32: ReadinessHandler] = [:]
   private var timers = TimerQueue()
   private var deferredWakeups: [EventLoop] = []
+  /// Descriptors left unhandled when a turn ran out of time, handled first in the next one.
+  /// Loop thread only.
+  var postponedDescriptors: Set<Int32> = []
+  /// Set once the turn has used its time: the remaining ready descriptors are postponed.
+  /// Loop thread only.
+  var postponing = false
 }
 
 extension EventLoop {

@@ -42,6 +42,7 @@ public final class ObservableServer: Sendable {
     admission = Admission(
       limit: configuration.maxConnections, httpLimit: configuration.maxHTTPConnections,
       counters: counters)
+    queuedOutput = QueuedOutput(limit: configuration.maxTotalQueuedBytes)
   }
 
   /// Binds every configured address (or takes the inherited listeners), starts the event loops
@@ -64,12 +65,15 @@ public final class ObservableServer: Sendable {
         batching = ring != nil
         let loop = try EventLoop(
           name: "observable-loop-\(index)", logger: logger, sendRing: ring)
-        parts.loops.append(ConnectionLoop(loop: loop))
+        parts.loops.append(
+          ConnectionLoop(loop: loop, queuedOutput: queuedOutput, heapTrim: heapTrim))
         try loop.start()
       }
+      queuedOutput.serve(parts.loops)
       let sockets = try ListeningSockets.open(configuration)
       parts.sockets = sockets.descriptors
       registry.start(on: parts.acceptLoop)
+      heapTrim.start(on: parts.acceptLoop, queuedOutput: queuedOutput)
       registry.cluster?.start(on: parts.acceptLoop, registry: registry)
       for socket in sockets.entries {
         let listener = makeListener(socket, parts: parts)
@@ -217,6 +221,8 @@ public final class ObservableServer: Sendable {
         home.disconnects.runAll()
       }
     }
+    queuedOutput.serve([])
+    heapTrim.stop()
     registry.cluster?.stop()
     registry.shutdown()
     for home in parts.loops { home.loop.stop() }
@@ -229,6 +235,8 @@ public final class ObservableServer: Sendable {
   private let logger: Logger
   private let admission: Admission
   private let warnings: RepeatedWarnings
+  private let queuedOutput: QueuedOutput
+  private let heapTrim = HeapTrim()
   private let running = Locked<RunningParts?>(nil)
 }
 

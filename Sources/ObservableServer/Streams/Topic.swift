@@ -15,6 +15,7 @@ final class Topic: Sendable {
     self.name = name
     self.budget = budget
     plainPrefixLength = DeliveryEncoder.prefixLength(stream: name)
+    retainedOverhead = RetainedBudget.overhead(name: name)
   }
 
   /// Hands `lines` (one or more whole lines) to every observer and returns how many there were
@@ -31,7 +32,8 @@ final class Topic: Sendable {
     state.withLock { state in
       guard !state.dropped else { return nil }
       if retain {
-        guard budget.replace(state.retained?.count ?? 0, with: lines.count) else {
+        let held = state.retained.map { $0.count + retainedOverhead } ?? 0
+        guard budget.replace(held, with: lines.count + retainedOverhead) else {
           return (0, state.isUnused, true)
         }
         state.retained = lines
@@ -64,7 +66,7 @@ final class Topic: Sendable {
     state.withLock { state in
       guard !state.dropped else { return nil }
       guard let retained = state.retained else { return false }
-      _ = budget.replace(retained.count, with: 0)
+      _ = budget.replace(retained.count + retainedOverhead, with: 0)
       state.retained = nil
       return true
     }
@@ -132,6 +134,8 @@ final class Topic: Sendable {
 
   /// The length of `{"stream":NAME,"value":`, which every plain line of this topic starts with.
   private let plainPrefixLength: Int
+  /// What the budget charges for keeping a value here besides the value's line.
+  private let retainedOverhead: Int
   private let budget: RetainedBudget
   private let state = Locked(TopicState())
 }

@@ -3,14 +3,25 @@ import Glibc
 
 /// The reading side: socket to compression to framing to session. Loop thread only.
 extension Connection {
-  /// Reads what the socket holds and hands it to the framing, a few reads at most.
+  /// Reads what the socket holds and hands it to the framing, within the connection's
+  /// ``ReadBudget`` for this turn.
   func readAvailable() {
     loop.assertInLoop()
-    // A bounded number of reads per wake-up, so one busy client cannot starve the others.
-    for _ in 0..<4 {
+    let start = ContinuousClock.now
+    var last = start
+    for _ in 0..<ReadBudget.mostReads {
+      // Past the server-wide bound on queued output, each connection reads only a little, once
+      // a turn, until a cut has closed the largest queues: publishers then add little, and a
+      // client that only pings is still answered. Pausing every read instead starved it for
+      // seconds behind publishers that passed the bound again at once.
+      let crowded = home.queuedOutput.isOverLimit
+      if crowded { home.queuedOutput.cutIfOverLimit() }
+      let size = crowded ? ReadBudget.smallestRead : readBudget.readSize
       let result: IOResult<Int>
       do {
-        result = try SocketCalls.read(descriptor, into: loop.readBuffer)
+        let buffer = UnsafeMutableRawBufferPointer(
+          rebasing: loop.readBuffer[0..<size])
+        result = try SocketCalls.read(descriptor, into: buffer)
       } catch {
         closeAfter(error, "read failed")
         return
@@ -26,9 +37,12 @@ extension Connection {
         receive(UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
         if closed { return }
         session?.inputHandled()
+        let now = ContinuousClock.now
+        if !crowded { readBudget.record(read: count, took: now - last) }
+        last = now
         // A short read emptied the socket: another read would only say so, one system call per
         // wake-up later, and the level-triggered loop reports whatever arrives next.
-        if count < loop.readBuffer.count { return }
+        if crowded || count < size || now - start >= ReadBudget.slice { return }
       }
     }
   }

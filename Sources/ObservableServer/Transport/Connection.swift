@@ -34,7 +34,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
     self.context = context
     self.admission = admission
     self.framing = framing
-    outbox = Outbox(limit: settings.maxQueuedBytes)
+    outbox = Outbox(limit: settings.maxQueuedBytes, account: home.queuedOutput)
   }
 
   // MARK: Any thread
@@ -50,7 +50,10 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
   /// Queues bytes for writing; returns whether they were accepted.
   @discardableResult
   func enqueue(_ bytes: [UInt8]) -> Bool {
-    switch bytes.withUnsafeBytes({ outbox.append($0) }) {
+    let outcome = bytes.withUnsafeBytes { outbox.append($0) }
+    // One atomic load per enqueue; the cut itself runs as a task on each loop.
+    home.queuedOutput.cutIfOverLimit()
+    switch outcome {
     case .queued:
       return true
     case .needsFlush:
@@ -153,6 +156,9 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
     loop.assertInLoop()
     guard !closed else { return }
     closed = true
+    home.heapTrim.released(
+      outbox.queuedBytes + writing.capacity + plain.capacity
+        + (compression == nil ? 0 : HeapTrim.compressionBytes))
     outbox.close()
     loop.deregister(descriptor)
     Glibc.close(descriptor)
@@ -189,7 +195,10 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
   var sentEndOfStream = false
   /// Set by ``finish(_:)``: the connection closes once everything queued is written.
   var finishing: String?
-  private let home: ConnectionLoop
+  /// The loop the connection lives on, with what its connections share there.
+  let home: ConnectionLoop
+  /// How much the connection reads in one turn of its loop.
+  var readBudget = ReadBudget(largestRead: EventLoop.readBufferBytes)
   private let admission: Admission
   /// The limit the connection counts against, released when it closes.
   private let slots: Admission.Slots

@@ -1,13 +1,19 @@
 /// An event loop that serves connections, with what its connections share on it.
 struct ConnectionLoop: Sendable {
-  init(loop: EventLoop) {
+  init(loop: EventLoop, queuedOutput: QueuedOutput, heapTrim: HeapTrim) {
     self.loop = loop
+    self.queuedOutput = queuedOutput
+    self.heapTrim = heapTrim
     connections = OpenConnections(loop: loop)
     disconnects = PendingDisconnects(loop: loop)
   }
 
   /// The loop.
   let loop: EventLoop
+  /// The bytes queued for every connection of the server, bounded all together.
+  let queuedOutput: QueuedOutput
+  /// Where closing connections report the memory they release.
+  let heapTrim: HeapTrim
   /// Storage for batched publishes, lent to each session in turn.
   let scratch = PublishScratch()
   /// The connections open on the loop.

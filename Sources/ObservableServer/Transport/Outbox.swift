@@ -5,7 +5,8 @@ import Locking
 /// Streams append under their own locks, so appending only copies bytes and decides whether
 /// the connection's loop must be asked to flush. The total waiting is capped: past the cap the
 /// outbox refuses further bytes and the connection is closed as a slow consumer, so memory
-/// never grows past the cap.
+/// never grows past the cap. What the outbox holds also counts toward the server-wide
+/// ``QueuedOutput``, when it is given one.
 final class Outbox: Sendable {
   /// What an append did.
   enum AppendOutcome {
@@ -19,8 +20,9 @@ final class Outbox: Sendable {
     case refused
   }
 
-  init(limit: Int) {
+  init(limit: Int, account: QueuedOutput? = nil) {
     state = Locked(OutboxState(limit: limit))
+    self.account = account
   }
 
   /// Changes the cap, for bytes appended from now on.
@@ -32,12 +34,16 @@ final class Outbox: Sendable {
   func append(_ bytes: UnsafeRawBufferPointer) -> AppendOutcome {
     state.withLock { state in
       guard state.accepting else { return .refused }
-      guard state.pending.count + state.inFlight + bytes.count <= state.limit else {
+      guard state.pending.count + state.inFlight + bytes.count <= state.limit,
+        account?.wouldPassCeiling(adding: bytes.count) != true
+      else {
         state.accepting = false
         state.pending = []
+        settle(&state)
         return .overflowed
       }
       state.pending.append(bytes: bytes)
+      settle(&state)
       guard !state.flushScheduled else { return .queued }
       state.flushScheduled = true
       return .needsFlush
@@ -51,6 +57,7 @@ final class Outbox: Sendable {
     state.withLock { state in
       swap(&state.pending, &spare)
       state.inFlight = inFlight + spare.count
+      settle(&state)
     }
   }
 
@@ -59,6 +66,7 @@ final class Outbox: Sendable {
   func finishFlushIfIdle(inFlight: Int) -> Bool {
     state.withLock { state in
       state.inFlight = inFlight
+      settle(&state)
       guard inFlight == 0, state.pending.isEmpty else { return false }
       state.flushScheduled = false
       return true
@@ -84,21 +92,40 @@ final class Outbox: Sendable {
   /// Whether anything is waiting to be taken.
   var hasPending: Bool { state.withLock { !$0.pending.isEmpty } }
 
+  /// The bytes pending and in flight: what the connection holds for its client.
+  var queuedBytes: Int { state.withLock { $0.pending.count + $0.inFlight } }
+
   /// Refuses every further append.
   func close() {
     state.withLock { state in
       state.accepting = false
       state.pending = []
+      state.inFlight = 0
+      state.closed = true
+      settle(&state)
     }
   }
 
+  /// Brings the server-wide account up to what the outbox holds now. Under the outbox's lock.
+  private func settle(_ state: inout OutboxState) {
+    guard let account else { return }
+    // A closed outbox holds nothing, whatever a send still in flight reports later.
+    let held = state.closed ? 0 : state.pending.count + state.inFlight
+    account.add(held - state.accounted)
+    state.accounted = held
+  }
+
   private let state: Locked<OutboxState>
+  private let account: QueuedOutput?
 }
 
 private struct OutboxState {
   var limit: Int
   var pending: [UInt8] = []
   var inFlight = 0
+  /// What the server-wide account holds for this outbox.
+  var accounted = 0
   var flushScheduled = false
   var accepting = true
+  var closed = false
 }

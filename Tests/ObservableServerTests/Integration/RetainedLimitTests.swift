@@ -12,12 +12,14 @@ struct RetainedLimitTests {
   }
 
   @Test func retainPastTheLimitIsRefusedAndChangesNothing() throws {
-    let server = try TestServer { $0.maxRetainedBytes = 4096 }
+    // Each value is charged its topic's overhead too.
+    let overhead = RetainedBudget.overhead(name: "r.1")
+    let server = try TestServer { $0.maxRetainedBytes = 4096 + 2 * overhead }
     let client = try server.connect()
     let value = String(repeating: "a", count: 1500)
     #expect(try client.request("retain r.1 \"\(value)\"")["ok"] as? Bool == true)
     #expect(try client.request("retain r.2 \"\(value)\"")["ok"] as? Bool == true)
-    // A third would pass 4 KiB: refused, not delivered, and r.3 keeps having no value.
+    // A third would pass the limit: refused, not delivered, and r.3 keeps having no value.
     let watcher = try server.connect()
     try watcher.request("subscribe r.3")
     let refused = try client.request("retain r.3 \"\(value)\"")
@@ -32,11 +34,14 @@ struct RetainedLimitTests {
     #expect((first["value"] as? String)?.hasSuffix("b") == true, "r.1 holds its newer value")
     let snapshot = server.server.counters.snapshot
     #expect(snapshot.retainedLimitTotal == 1)
-    #expect(snapshot.retainedBytes > 3000 && snapshot.retainedBytes <= 4096)
+    #expect(snapshot.retainedBytes > 3000 + 2 * overhead)
+    #expect(snapshot.retainedBytes <= 4096 + 2 * overhead)
   }
 
   @Test func clearingGivesTheBytesBack() throws {
-    let server = try TestServer { $0.maxRetainedBytes = 2048 }
+    let server = try TestServer {
+      $0.maxRetainedBytes = 2048 + RetainedBudget.overhead(name: "c.1")
+    }
     let client = try server.connect()
     let value = String(repeating: "c", count: 1500)
     #expect(try client.request("retain c.1 \"\(value)\"")["ok"] as? Bool == true)
