@@ -79,6 +79,9 @@ let package = Package(
       ]
     ),
 
+    // What the test targets share: a test whose tool is missing skips here and fails under CI.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
+
     .testTarget(
       name: "IndefiniteObservableTests",
       dependencies: ["IndefiniteObservable", "Locking"]
@@ -92,18 +95,18 @@ let package = Package(
     .testTarget(
       name: "ObservableServerTests",
       dependencies: [
-        "ObservableServer", "IndefiniteObservable", "Locking", "CZlib", "WebSocket",
+        "ObservableServer", "IndefiniteObservable", "Locking", "CZlib", "WebSocket", "TestSupport",
         "ObservableVersion", .product(name: "Logging", package: "swift-log"),
       ],
       exclude: ["Scripts"]
     ),
     .testTarget(
       name: "WebSocketTests",
-      dependencies: ["WebSocket"],
+      dependencies: ["WebSocket", "TestSupport"],
       exclude: ["Scripts"]
     ),
     // The NATS client against its own fakes and against a real nats-server it starts.
-    .testTarget(name: "NATSTests", dependencies: ["NATS"]),
+    .testTarget(name: "NATSTests", dependencies: ["NATS", "TestSupport"]),
     .testTarget(
       name: "ObservableClientTests",
       dependencies: [

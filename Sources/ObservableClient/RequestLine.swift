@@ -1,5 +1,5 @@
 /// The request lines the client sends, as compact JSON ending in `\n`.
-enum RequestLine {
+package enum RequestLine {
   /// `{"op":"subscribe","stream":NAME}` and the like, for ops with only a stream.
   static func stream(_ op: String, _ name: String) -> [UInt8] {
     Array(#"{"op":"\#(op)","stream":\#(quoted(name))}"#.utf8) + [0x0A]
@@ -38,8 +38,8 @@ enum RequestLine {
   /// `{"op":"compress","algorithm":"deflate"}`.
   static let compress = Array(#"{"op":"compress","algorithm":"deflate"}"#.utf8) + [0x0A]
 
-  /// `text` as a JSON string literal.
-  static func quoted(_ text: String) -> String {
+  /// `text` as a JSON string literal; the `observable` command writes its values with it too.
+  package static func quoted(_ text: String) -> String {
     var out = "\""
     for scalar in text.unicodeScalars {
       switch scalar {

@@ -1,3 +1,5 @@
+import ObservableClient
+
 /// A JSON value read from text, with numbers kept as written (so `21.50` prints as `21.50`) and
 /// object members in the order they came.
 ///
@@ -42,21 +44,5 @@ indirect enum JSONValue: Equatable {
   }
 
   /// `text` as a JSON string literal.
-  static func quoted(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
-  }
+  static func quoted(_ text: String) -> String { RequestLine.quoted(text) }
 }

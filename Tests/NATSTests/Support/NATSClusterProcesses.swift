@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Three `nats-server` processes with JetStream, clustered on loopback with free ports and

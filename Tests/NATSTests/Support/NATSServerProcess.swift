@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import XCTest
 
 /// A real `nats-server` with JetStream on a free loopback port and its own store directory.

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import XCTest
 
 /// `observable-bench --scenario broadcast --nodes N` run as a user runs it, at a small scale:

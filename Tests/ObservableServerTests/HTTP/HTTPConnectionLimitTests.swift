@@ -64,11 +64,8 @@ struct HTTPConnectionLimitTests {
     // A WebSocket holds an HTTP slot for its whole life.
     let socket = try LineClient(port: server.httpPort, readGreeting: false)
     defer { socket.close() }
-    let upgrade =
-      "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-      + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
-    try socket.sendRaw(Array(upgrade.utf8))
-    #expect(String(decoding: try socket.readAvailable(), as: UTF8.self).hasPrefix("HTTP/1.1 101"))
+    let received = try socket.upgradeToWebSocket()
+    #expect(received.map { String(decoding: $0, as: UTF8.self).hasPrefix("HTTP/1.1 101") } == true)
     let slow = try LineClient(port: server.httpPort, readGreeting: false)
     defer { slow.close() }
     try slow.sendRaw(Self.partialHead)

@@ -1,27 +1,30 @@
 import Foundation
 import XCTest
 
-/// A tool or kernel feature a test needs that a machine may lack (`nats-server`).
+/// A tool or kernel feature a test needs that a machine may lack (`nats-server`, io_uring, a
+/// network namespace): one answer for every test target.
 ///
 /// Outside CI the test is skipped, with a reason. Under CI (`CI=true`) it fails instead and
 /// names what is missing, so that a broken install step cannot pass by hiding the tests.
-enum RequiredTool {
+public enum RequiredTool {
   /// The failure under CI.
-  struct Missing: Error, CustomStringConvertible {
-    let description: String
+  public struct Missing: Error, CustomStringConvertible {
+    public let description: String
   }
 
   /// Whether `environment` says the tests run under CI.
-  static func isCI(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+  public static func isCI(_ environment: [String: String] = ProcessInfo.processInfo.environment)
+    -> Bool
+  {
     ["true", "1", "yes"].contains(environment["CI"]?.lowercased() ?? "")
   }
 
   /// For Swift Testing's `.enabled(if:)`: whether a test that needs a tool runs, which it does
   /// under CI even without the tool, so that ``require(_:_:environment:)`` fails it.
-  static func runs(_ available: Bool) -> Bool { available || isCI() }
+  public static func runs(_ available: Bool) -> Bool { available || isCI() }
 
   /// Returns if `available`; otherwise throws ``Missing`` under CI and `XCTSkip` outside.
-  static func require(
+  public static func require(
     _ available: Bool, _ tool: String,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws {
@@ -30,7 +33,7 @@ enum RequiredTool {
   }
 
   /// What a test throws when `tool` is missing: ``Missing`` under CI, `XCTSkip` outside.
-  static func missing(
+  public static func missing(
     _ tool: String, environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> any Error {
     guard isCI(environment) else { return XCTSkip("\(tool) is missing") }
