@@ -85,6 +85,7 @@ final class ClusterLink: ReadinessHandler, @unchecked Sendable {
   /// Starts connecting, on `loop`, with values from other nodes going to `registry`.
   func start(on loop: EventLoop, registry: StreamRegistry) {
     self.loop = loop
+    warnings.reportOn(loop)
     loop.execute { [self] in
       self.registry = registry
       scheduleTick()

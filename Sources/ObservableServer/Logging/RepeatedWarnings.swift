@@ -1,4 +1,3 @@
-import Dispatch
 import Locking
 import Logging
 
@@ -7,8 +6,9 @@ import Logging
 ///
 /// Each kind has windows of one second: the first ``perSecond`` warnings of a window are
 /// logged as they come, the rest are counted, and once the window is over one line says how
-/// many of that kind were not logged. The count goes out when the window ends even if no
-/// warning follows, so a burst is never left unreported.
+/// many of that kind were not logged. Once the server's loops run (``reportOn(_:)``), the count
+/// goes out when the window ends even if no warning follows, so a burst is never left
+/// unreported; the timer is the loop's own, so it costs no thread and no descriptor.
 final class RepeatedWarnings: Sendable {
   /// How many warnings of one kind a window logs one by one.
   static let perSecond = 5
@@ -17,6 +17,12 @@ final class RepeatedWarnings: Sendable {
   init(logger: Logger, window: Duration = .seconds(1)) {
     self.logger = logger
     self.window = window
+  }
+
+  /// Reports each window's count when it ends through a timer on `loop`; until this is called
+  /// a count waits for the next warning of its kind.
+  func reportOn(_ loop: EventLoop) {
+    self.loop.withLock { $0 = loop }
   }
 
   /// Logs `message` as a warning of `kind`, unless this window's lines for `kind` are used up;
@@ -51,19 +57,20 @@ final class RepeatedWarnings: Sendable {
   /// Reports the count of `kind`'s window that began at `windowStart` once it is over, unless a
   /// later warning has already started a new window (and reported the count itself).
   private func scheduleFlush(_ kind: RepeatedWarning, windowStart: ContinuousClock.Instant) {
-    let delay = windowStart + window - .now
-    let (seconds, attoseconds) = max(delay, .zero).components
-    let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds + 1_000_000)) {
-      [self] in
-      let count = windows.withLock { windows -> Int in
-        guard var current = windows[kind], current.start == windowStart else { return 0 }
-        let count = current.suppressed
-        current.suppressed = 0
-        windows[kind] = current
-        return count
+    guard let loop = loop.withLock({ $0 }) else { return }
+    let end = windowStart + window
+    loop.execute { [self] in
+      // A millisecond late, so that the window is surely over when the timer runs.
+      loop.schedule(in: max(end - .now, .zero) + .milliseconds(1)) { [self] in
+        let count = windows.withLock { windows -> Int in
+          guard var current = windows[kind], current.start == windowStart else { return 0 }
+          let count = current.suppressed
+          current.suppressed = 0
+          windows[kind] = current
+          return count
+        }
+        if count > 0 { reportSuppressed(kind, count) }
       }
-      if count > 0 { reportSuppressed(kind, count) }
     }
   }
 
@@ -75,6 +82,7 @@ final class RepeatedWarnings: Sendable {
   private let logger: Logger
   private let window: Duration
   private let windows = Locked<[RepeatedWarning: Window]>([:])
+  private let loop = Locked<EventLoop?>(nil)
 }
 
 /// One window of one kind of warning.

@@ -73,6 +73,7 @@ public final class ObservableServer: Sendable {
       let sockets = try ListeningSockets.open(configuration)
       parts.sockets = sockets.descriptors
       registry.start(on: parts.acceptLoop)
+      warnings.reportOn(parts.acceptLoop)
       heapTrim.start(on: parts.acceptLoop, queuedOutput: queuedOutput)
       registry.cluster?.start(on: parts.acceptLoop, registry: registry)
       for socket in sockets.entries {

@@ -9,10 +9,13 @@ import Testing
 /// rest, whatever kind they are.
 @Suite("Repeated warnings in the log", .timeLimit(.minutes(1)))
 struct RepeatedWarningsTests {
-  @Test func aBurstLogsAFewLinesThenOneCountOnceTheWindowEnds() {
+  @Test func aBurstLogsAFewLinesThenOneCountOnceTheWindowEnds() throws {
     let lines = CapturedWarnings()
     let warnings = RepeatedWarnings(
       logger: Logger(label: "test") { _ in lines.handler() }, window: .milliseconds(300))
+    let loop = try Self.runningLoop()
+    defer { Self.stop(loop) }
+    warnings.reportOn(loop)
     for index in 0..<10_000 {
       warnings.warn(.slowConsumer, "closing slow consumer", metadata: ["peer": "p\(index)"])
     }
@@ -34,14 +37,41 @@ struct RepeatedWarningsTests {
     #expect(lines.messages.filter { $0.hasPrefix("connection refused") }.count == 5)
   }
 
-  @Test func theNextWindowLogsAgainAndReportsThePreviousCount() {
+  @Test func theNextWindowLogsAgainAndReportsThePreviousCount() throws {
     let lines = CapturedWarnings()
     let warnings = RepeatedWarnings(
       logger: Logger(label: "test") { _ in lines.handler() }, window: .milliseconds(100))
+    let loop = try Self.runningLoop()
+    defer { Self.stop(loop) }
+    warnings.reportOn(loop)
     for _ in 0..<8 { warnings.warn(.retainedNotStored, "retained value not stored") }
     #expect(eventually(timeout: .seconds(5)) { lines.counts["retained value not stored"] == 3 })
     warnings.warn(.retainedNotStored, "retained value not stored")
     #expect(lines.messages.filter { $0 == "retained value not stored" }.count == 6)
+  }
+
+  @Test func withoutALoopTheCountWaitsForTheNextWindow() throws {
+    let lines = CapturedWarnings()
+    let warnings = RepeatedWarnings(
+      logger: Logger(label: "test") { _ in lines.handler() }, window: .milliseconds(50))
+    for _ in 0..<8 { warnings.warn(.slowConsumer, "closing slow consumer") }
+    let windowOver = ContinuousClock.now + .milliseconds(60)
+    #expect(eventually(timeout: .seconds(1)) { ContinuousClock.now >= windowOver })
+    #expect(lines.counts.isEmpty)
+    warnings.warn(.slowConsumer, "closing slow consumer")
+    #expect(lines.counts == ["slow consumer": 3])
+  }
+
+  /// An event loop whose timers report the windows' counts.
+  private static func runningLoop() throws -> EventLoop {
+    let loop = try EventLoop(name: "warnings", logger: Logger(label: "test"))
+    try loop.start()
+    return loop
+  }
+
+  private static func stop(_ loop: EventLoop) {
+    loop.stop()
+    loop.join()
   }
 }
 
