@@ -59,6 +59,11 @@ extension JSONReader {
     switch unit {
     case 0xD800...0xDBFF:
       let next = offset &+ 6
+      // Input that ends where the low escape would be is cut short, not unpaired: the error is
+      // the string's end, as for any escape cut short.
+      if next >= end || (next &+ 1 == end && byte(at: next) == UInt8(ascii: "\\")) {
+        throw JSONSyntaxError(offset: stringStart, reason: "unterminated string")
+      }
       guard next &+ 1 < end, byte(at: next) == UInt8(ascii: "\\"),
         byte(at: next &+ 1) == UInt8(ascii: "u"),
         (0xDC00...0xDFFF).contains(try codeUnit(at: next, stringStart: stringStart))

@@ -96,6 +96,10 @@ import Testing
     (#"["\ud83d"]"#, 2, "unpaired surrogate escape"),
     (#""\ud83d\ude0""#, 7, "invalid \\u escape"),
     (#""\ud83d\ude0"#, 0, "unterminated string"),
+    // Input that ends where the low escape would start is cut short, not unpaired (the fuzzer's
+    // prefix property: the bytes before an error only ever fail by ending too early).
+    (#""\ud83d"#, 0, "unterminated string"),
+    (#""ab\ud83d\"#, 0, "unterminated string"),
     ("\"a\nb\"", 2, "unescaped control character in string"),
     ("\"a\tb\"", 2, "unescaped control character in string"),
     ("\"\u{1F}\"", 1, "unescaped control character in string"),
