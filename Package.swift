@@ -32,6 +32,11 @@ let package = Package(
     // libsystemd, loaded at run time so that building needs no libsystemd-dev.
     .target(name: "CSystemd", linkerSettings: [.linkedLibrary("dl")]),
 
+    // System OpenSSL 3 (libssl-dev) for TLS; a C shim only for the macros Swift cannot call.
+    .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+    // TLS as a byte transform over memory BIOs, on the event loop's terms: no sockets, no threads.
+    .target(name: "TLS", dependencies: ["COpenSSL", "Locking"]),
+
     // The NATS client protocol and the JetStream API, without I/O, for clustering.
     .target(name: "NATS"),
 
@@ -105,6 +110,8 @@ let package = Package(
       dependencies: ["WebSocket", "TestSupport"],
       exclude: ["Scripts"]
     ),
+    // The TLS transform against real peers: `openssl s_client`/`s_server` and Python's `ssl`.
+    .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"]),
     // The NATS client against its own fakes and against a real nats-server it starts.
     .testTarget(name: "NATSTests", dependencies: ["NATS", "TestSupport"]),
     .testTarget(

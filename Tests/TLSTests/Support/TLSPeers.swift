@@ -1,0 +1,67 @@
+import Foundation
+import TLS
+import TestSupport
+import XCTest
+
+/// The peers the tests run against, and the one connection each test serves or opens.
+extension XCTestCase {
+  /// Fails under CI, skips elsewhere, when `tool` is missing.
+  func require(_ tool: String) throws {
+    try RequiredTool.require(ChildProcess.isInstalled(tool), tool)
+  }
+
+  /// Listens on loopback, starts `peer` with the port, and pumps the one connection it makes
+  /// through a server session of `context`.
+  func serve(
+    _ context: TLSContext, peer: (UInt16) throws -> ChildProcess
+  ) throws -> (TLSPump, ChildProcess) {
+    let (listener, port) = try LoopbackSocket.listen()
+    defer { close(listener) }
+    let child = try peer(port)
+    let descriptor = try LoopbackSocket.accept(listener)
+    return (TLSPump(descriptor: descriptor, session: try TLSSession(context: context)), child)
+  }
+
+  /// `openssl s_client` to `port`, trusting the test authority and checking `localhost`,
+  /// quiet (only the data on stdout) unless `extra` says otherwise.
+  func openSSLClient(
+    _ port: UInt16, _ certificates: TestCertificates, _ extra: [String] = ["-quiet"]
+  ) throws -> ChildProcess {
+    try ChildProcess(
+      "openssl",
+      [
+        "s_client", "-connect", "127.0.0.1:\(port)", "-CAfile", certificates.path("ca.pem"),
+        "-verify_return_error", "-verify_hostname", "localhost", "-servername", "localhost",
+      ] + extra)
+  }
+
+  /// `openssl s_server` on a free loopback port, reversing each line it receives (`-rev`),
+  /// and that port.
+  func openSSLServer(_ arguments: [String]) throws -> (ChildProcess, UInt16) {
+    let server = try ChildProcess(
+      "openssl", ["s_server", "-accept", "127.0.0.1:0", "-rev", "-naccept", "1"] + arguments)
+    var port: UInt16?
+    server.wait { child in
+      port =
+        child.output.split(separator: "\n").lazy
+        .compactMap { $0.hasPrefix("ACCEPT 127.0.0.1:") ? UInt16($0.dropFirst(17)) : nil }.first
+      return port != nil
+    }
+    guard let port else { throw LoopbackSocket.Failure(description: "s_server: \(server.errors)") }
+    return (server, port)
+  }
+
+  /// A client session of `context` connected to `port`, pumped.
+  func connect(_ context: TLSContext, port: UInt16, serverName: String? = "localhost") throws
+    -> TLSPump
+  {
+    let descriptor = try LoopbackSocket.connect(port: port)
+    return TLSPump(
+      descriptor: descriptor, session: try TLSSession(context: context, serverName: serverName))
+  }
+
+  /// Python's `ssl` module running `script` with `arguments` (`sys.argv[1...]`).
+  func python(_ script: String, _ arguments: [String]) throws -> ChildProcess {
+    try ChildProcess("python3", ["-c", script] + arguments)
+  }
+}
