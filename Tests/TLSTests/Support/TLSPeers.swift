@@ -22,6 +22,17 @@ extension XCTestCase {
     return (TLSPump(descriptor: descriptor, session: try TLSSession(context: context)), child)
   }
 
+  /// Ends a session that went well: close_notify, which ends a quiet `s_client` (it ignores
+  /// the end of its stdin), then the child's exit status.
+  @discardableResult
+  func finish(_ pump: TLSPump, _ client: ChildProcess) -> Int32? {
+    pump.close()
+    pump.run { $0.socketEnded }
+    XCTAssertNil(pump.failure)
+    client.closeInput()
+    return client.exitStatus()
+  }
+
   /// `openssl s_client` to `port`, trusting the test authority and checking `localhost`,
   /// quiet (only the data on stdout) unless `extra` says otherwise.
   func openSSLClient(
@@ -35,11 +46,14 @@ extension XCTestCase {
       ] + extra)
   }
 
-  /// `openssl s_server` on a free loopback port, reversing each line it receives (`-rev`),
-  /// and that port.
-  func openSSLServer(_ arguments: [String]) throws -> (ChildProcess, UInt16) {
+  /// `openssl s_server` on a free loopback port, and that port: reversing each line it
+  /// receives (`-rev`), or else printing what it receives and taking commands on stdin.
+  func openSSLServer(_ arguments: [String], reversing: Bool = true) throws -> (ChildProcess, UInt16)
+  {
     let server = try ChildProcess(
-      "openssl", ["s_server", "-accept", "127.0.0.1:0", "-rev", "-naccept", "1"] + arguments)
+      "openssl",
+      ["s_server", "-accept", "127.0.0.1:0", "-naccept", "1"] + (reversing ? ["-rev"] : [])
+        + arguments)
     var port: UInt16?
     server.wait { child in
       port =
