@@ -36,6 +36,8 @@ let package = Package(
     .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
     // TLS as a byte transform over memory BIOs, on the event loop's terms: no sockets, no threads.
     .target(name: "TLS", dependencies: ["COpenSSL", "Locking"]),
+    // Handshakes per second and bytes per second of the TLS transform on one core, in memory.
+    .executableTarget(name: "tls-bench", dependencies: ["TLS"]),
 
     // The NATS client protocol and the JetStream API, without I/O, for clustering.
     .target(name: "NATS"),

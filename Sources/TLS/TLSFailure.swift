@@ -39,6 +39,6 @@ public struct TLSFailure: Error, Equatable, CustomStringConvertible {
     self.message = message
   }
 
-  /// For example `TLS handshake failed: certificate has expired`.
+  /// For example `TLS failed: the peer's certificate: certificate has expired`.
   public var description: String { "TLS failed: \(message)" }
 }
