@@ -3,15 +3,7 @@ import TLS
 import XCTest
 
 /// A server that asks for client certificates, against `openssl s_client`.
-final class TLSClientCertificateTests: XCTestCase {
-  private var certificates: TestCertificates!
-
-  override func setUpWithError() throws {
-    try require("openssl")
-    certificates = try TestCertificates()
-  }
-
-  override func tearDown() { certificates = nil }
+final class TLSClientCertificateTests: CertificateTestCase {
 
   private func context(requiring: Bool) throws -> TLSContext {
     let ca = certificates.path("ca.pem")

@@ -3,15 +3,7 @@ import TLS
 import XCTest
 
 /// The client side of the transform against `openssl s_server` and Python's `ssl` module.
-final class TLSClientSessionTests: XCTestCase {
-  private var certificates: TestCertificates!
-
-  override func setUpWithError() throws {
-    try require("openssl")
-    certificates = try TestCertificates()
-  }
-
-  override func tearDown() { certificates = nil }
+final class TLSClientSessionTests: CertificateTestCase {
 
   private func context(
     _ verification: TLSClientConfiguration.ServerVerification? = nil, certificate: String? = nil

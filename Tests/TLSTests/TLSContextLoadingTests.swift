@@ -3,16 +3,12 @@ import TLS
 import XCTest
 
 /// Loading errors name the file and OpenSSL's reason.
-final class TLSContextLoadingTests: XCTestCase {
-  private var certificates: TestCertificates!
+final class TLSContextLoadingTests: CertificateTestCase {
 
   override func setUpWithError() throws {
-    try require("openssl")
-    certificates = try TestCertificates()
+    try super.setUpWithError()
     try certificates.write("garbage.pem", "not a certificate\n")
   }
-
-  override func tearDown() { certificates = nil }
 
   private func loadServer(
     _ chain: String, _ key: String,

@@ -4,16 +4,12 @@ import XCTest
 
 /// Reloading builds a new context for new sessions; open sessions keep theirs, and a reload
 /// that fails keeps the old context.
-final class TLSReloadTests: XCTestCase {
-  private var certificates: TestCertificates!
+final class TLSReloadTests: CertificateTestCase {
 
   override func setUpWithError() throws {
-    try require("openssl")
-    certificates = try TestCertificates()
+    try super.setUpWithError()
     try install("server")
   }
-
-  override func tearDown() { certificates = nil }
 
   /// Puts `name`'s certificate and key where the server reads them.
   private func install(_ name: String) throws {

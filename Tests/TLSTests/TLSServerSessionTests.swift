@@ -3,15 +3,7 @@ import TLS
 import XCTest
 
 /// The server side of the transform against `openssl s_client` and Python's `ssl` module.
-final class TLSServerSessionTests: XCTestCase {
-  private var certificates: TestCertificates!
-
-  override func setUpWithError() throws {
-    try require("openssl")
-    certificates = try TestCertificates()
-  }
-
-  override func tearDown() { certificates = nil }
+final class TLSServerSessionTests: CertificateTestCase {
 
   private func context(_ certificate: String = "server") throws -> TLSContext {
     try TLSContext(
