@@ -58,8 +58,16 @@ public final class TLSContext: @unchecked Sendable {
     } else {
       SSL_CTX_set_verify(pointer, SSL_VERIFY_NONE, nil)
     }
-    if let chain = configuration.certificateChainFile, let key = configuration.privateKeyFile {
+    switch (configuration.certificateChainFile, configuration.privateKeyFile) {
+    case (let chain?, let key?):
       try useCertificate(chain: chain, key: key)
+    case (nil, nil):
+      break
+    case (let chain, let key):
+      // One without the other is a mistake in the options, not a choice to send none.
+      throw TLSConfigurationError(
+        chain == nil ? .certificateChain : .privateKey, file: chain ?? key,
+        reason: "a client certificate needs both its chain and its key")
     }
   }
 

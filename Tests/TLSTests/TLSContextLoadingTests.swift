@@ -87,5 +87,14 @@ final class TLSContextLoadingTests: CertificateTestCase {
     ) { error in
       XCTAssertEqual((error as? TLSConfigurationError)?.part, .keyMismatch)
     }
+    XCTAssertThrowsError(
+      try TLSContext(
+        client: TLSClientConfiguration(certificateChainFile: certificates.path("client.pem")))
+    ) { error in
+      XCTAssertEqual(
+        "\(error)",
+        "TLS private key (\(certificates.path("client.pem"))): "
+          + "a client certificate needs both its chain and its key")
+    }
   }
 }

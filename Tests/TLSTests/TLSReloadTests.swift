@@ -31,6 +31,9 @@ final class TLSReloadTests: CertificateTestCase {
     // Not quiet: s_client prints the server's certificate, and ends at the end of stdin.
     client.closeInput()
     pump.run { $0.socketEnded || $0.failure != nil }
+    // s_client says close_notify at the end of its stdin.
+    XCTAssertTrue(pump.session.peerSentCloseNotify)
+    XCTAssertNil(pump.failure)
     client.exitStatus()
     try certificates.write("seen.txt", client.output)
     let x509 = try ChildProcess(
