@@ -19,7 +19,7 @@ from html import escape
 COLOURS = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948"]
 PANEL_WIDTH = 300
 PANEL_HEIGHT = 220
-MARGIN_TOP = 56
+MARGIN_TOP = 76
 MARGIN_BOTTOM = 70
 MARGIN_LEFT = 56
 
@@ -27,7 +27,7 @@ MARGIN_LEFT = 56
 def panel(x0, title, unit, groups, series, values):
     """One bar chart at x0: for each group, one bar per series; values[(group, series)] is a
     list of runs. Returns SVG elements."""
-    top = max((max(runs) for runs in values.values() if runs), default=1) or 1
+    top = 1.1 * (max((max(runs) for runs in values.values() if runs), default=1) or 1)
     out = [
         f'<text x="{x0 + PANEL_WIDTH / 2}" y="{MARGIN_TOP - 24}" text-anchor="middle" '
         f'font-weight="bold">{escape(title)}</text>',
@@ -69,14 +69,14 @@ def panel(x0, title, unit, groups, series, values):
 
 
 def label(value):
-    """A short figure: 1.2M, 34k, 5.6 or 187."""
+    """A short figure: 1.2M, 34k, 187 or 5.6."""
     if value >= 1e6:
         return f"{value / 1e6:.1f}M"
     if value >= 1e4:
         return f"{value / 1e3:.0f}k"
-    if value >= 100:
+    if value >= 10:
         return f"{value:.0f}"
-    return f"{value:.2g}" if value < 10 else f"{value:.1f}"
+    return f"{value:.2g}"
 
 
 def document(title, subtitle, panels, series):
