@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Locking
 import Testing
 
 /// The README's `observable` transcript, run command by command against a fresh server, as a
@@ -77,6 +78,7 @@ struct ReadmeTranscriptTests {
 }
 
 /// One shell command line run to its end (at most 20 s) with its stdout and stderr together.
+/// The output is collected as it comes, so a child left holding the pipe cannot block the test.
 struct ShellCommand {
   let output: String
 
@@ -89,14 +91,23 @@ struct ShellCommand {
     }
     variables["PATH"] = path + ":" + (variables["PATH"] ?? "/usr/bin:/bin")
     process.environment = variables.merging(environment) { $1 }
+    let collected = Locked((data: Data(), ended: false))
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardInput = FileHandle.nullDevice
+    pipe.fileHandleForReading.readabilityHandler = { handle in
+      let data = handle.availableData
+      collected.withLock { state in
+        if data.isEmpty { state.ended = true } else { state.data.append(data) }
+      }
+      if data.isEmpty { handle.readabilityHandler = nil }
+    }
     try process.run()
-    let deadline = ContinuousClock.now + .seconds(20)
-    while process.isRunning, ContinuousClock.now < deadline { usleep(5_000) }
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    if !eventuallyBlocking(timeout: .seconds(20), { !process.isRunning }) {
+      kill(process.processIdentifier, SIGKILL)
+    }
     process.waitUntilExit()
-    output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    _ = eventuallyBlocking(timeout: .seconds(2)) { collected.withLock { $0.ended } }
+    output = collected.withLock { String(decoding: $0.data, as: UTF8.self) }
   }
 }
