@@ -1,22 +1,47 @@
-#!/bin/sh
-# Builds the DocC archives of IndefiniteObservable and ObservableClient with the toolchain's
-# docc and no package plugin: symbol graphs from the compiler, then docc convert.
-set -eu
-scratch=.build-docs
+#!/usr/bin/env bash
+# Builds the DocC archives of the public library modules with the toolchain's `docc`, warnings
+# as errors, so every symbol link in the docs resolves: symbol graphs are extracted from the
+# modules `swift build` made (no second compile, no package plugin), then `docc convert`.
+#
+# Usage: Docs/build-docc.sh [output directory]   (default: .build-docs/archives)
+#
+# The toolchain's docc rather than swift-docc-plugin: the plugin would be a dependency of this
+# package, so every package that depends on ObservableClient would clone it and SymbolKit too,
+# and it compiles the modules again in a scratch directory of its own; extracting the graphs
+# from the build CI has just made takes seconds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# The modules to document: the products' public libraries. A module's catalog, if it has one,
+# is Sources/<module>/<module>.docc.
+modules=(IndefiniteObservable ObservableClient ObservableServer)
+
 out=${1:-.build-docs/archives}
-# A fresh build each time: an incremental one emits graphs only for the modules it recompiles.
-# It compiles only the two libraries, Locking and swift-log, about a minute on two cores.
-rm -rf "$scratch/debug" "$scratch/x86_64-unknown-linux-gnu" "$scratch/symbol-graphs"
-mkdir -p "$scratch/symbol-graphs" "$out"
-swift build --scratch-path "$scratch" --target ObservableClient \
-  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir \
-  -Xswiftc "$PWD/$scratch/symbol-graphs"
-for module in IndefiniteObservable ObservableClient; do
-  rm -rf "$scratch/graphs-$module" "$out/$module.doccarchive"
-  mkdir -p "$scratch/graphs-$module"
-  cp "$scratch/symbol-graphs/$module.symbols.json" "$scratch/graphs-$module/"
-  docc convert "Sources/$module/$module.docc" \
-    --additional-symbol-graph-dir "$scratch/graphs-$module" \
+graphs=.build-docs/symbol-graphs
+mkdir -p "$out"
+
+for module in "${modules[@]}"; do
+  swift build --target "$module" 2>&1 | tail -n 1
+done
+bin=$(swift build --show-bin-path)
+triple=$(basename "$(dirname "$bin")")
+
+# The C modules the Swift modules import: the system library's module map in Sources, and the
+# module maps SwiftPM wrote for the C targets.
+include=(-I "$bin/Modules")
+for map in Sources/*/module.modulemap; do include+=(-I "$(dirname "$map")"); done
+for map in "$bin"/*.build/module.modulemap; do include+=(-Xcc "-fmodule-map-file=$map"); done
+
+for module in "${modules[@]}"; do
+  echo "== DocC: $module"
+  rm -rf "$graphs/$module" "$out/$module.doccarchive"
+  mkdir -p "$graphs/$module"
+  swift symbolgraph-extract -module-name "$module" -target "$triple" "${include[@]}" \
+    -minimum-access-level public -output-dir "$graphs/$module"
+  catalog=()
+  if [[ -d Sources/$module/$module.docc ]]; then catalog=("Sources/$module/$module.docc"); fi
+  docc convert ${catalog[@]+"${catalog[@]}"} --additional-symbol-graph-dir "$graphs/$module" \
     --fallback-display-name "$module" --fallback-bundle-identifier "org.observable.$module" \
     --warnings-as-errors --output-path "$out/$module.doccarchive"
 done
+echo "DocC archives in $out: ${modules[*]}"

@@ -1,4 +1,4 @@
-/// One stream the server knows, as ``ObservableClient/list()`` reports it.
+/// One stream the server knows, as ``ObservableClient/list(matching:)`` reports it.
 public struct StreamInfo: Sendable, Equatable, Codable {
   /// The stream's name.
   public let name: String

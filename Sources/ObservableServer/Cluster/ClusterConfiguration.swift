@@ -18,7 +18,7 @@ public struct ClusterConfiguration: Sendable {
   /// it stopped, and the link is on the next server within 5 s. The oldest unanswered PING
   /// has had 2 s for its PONG by then: a NATS server answers in well under a millisecond on
   /// loopback, so a busy machine has three orders of magnitude of margin before a false
-  /// failover, and the link reads what arrived before it judges (see ``ClusterLink``).
+  /// failover, and the link reads what arrived before it judges (see `ClusterLink`).
   public var pingInterval: Duration = .seconds(1)
   /// How many PINGs may be unanswered at a tick before the server is declared dead.
   public var maxPingsOut = 2

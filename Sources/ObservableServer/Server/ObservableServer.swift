@@ -14,7 +14,7 @@ import ObservableVersion
 /// server.shutdown()
 /// ```
 public final class ObservableServer: Sendable {
-  /// The server's version, sent in the greeting: ``ReleaseVersion/current``.
+  /// The server's version, sent in the greeting: `ReleaseVersion.current`.
   public static let version = ReleaseVersion.current
 
   /// Creates a server; nothing is bound until ``start()``.
