@@ -86,12 +86,13 @@ let package = Package(
       ]
     ),
 
-    // What the test targets share: a test whose tool is missing skips here and fails under CI.
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    // What the test targets share, with no server internals: free ports, waiting on a condition,
+    // child processes, line clients, Python peers, and tools a test requires (fails under CI).
+    .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport"),
 
     .testTarget(
       name: "IndefiniteObservableTests",
-      dependencies: ["IndefiniteObservable", "Locking"]
+      dependencies: ["IndefiniteObservable", "Locking", "TestSupport"]
     ),
     // The reference library's README example, compiled as users of the 4.0 API wrote it.
     .testTarget(
@@ -119,7 +120,7 @@ let package = Package(
     .testTarget(
       name: "ObservableClientTests",
       dependencies: [
-        "ObservableClient", "ObservableServer", "IndefiniteObservable", "Locking",
+        "ObservableClient", "ObservableServer", "IndefiniteObservable", "Locking", "TestSupport",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),

@@ -1,4 +1,5 @@
 import ObservableClient
+import TestSupport
 import Testing
 
 /// ``ObservableClient/clear(_:)`` against an in-process server.

@@ -1,5 +1,6 @@
 import Foundation
 import IndefiniteObservable
+import TestSupport
 import Testing
 
 @testable import ObservableClient

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @testable import ObservableClient
@@ -24,8 +25,8 @@ struct CommandLineTests {
 
   @Test("sub prints NAME VALUE lines, pub prints receivers, --count exits 0")
   func subAndPub() async throws {
-    let port = try freePort()
-    let server = try startServerProcess(port: port)
+    let port = try freeLoopbackPort()
+    let server = try ServerProcess(port: port)
     let sub = try ChildProcess(
       "observable", ["sub", "room.*", "--count", "5", "--server", "127.0.0.1:\(port)"])
     // Patterns are not listed, so probe until the subscription receives; only the probe that
@@ -51,8 +52,8 @@ struct CommandLineTests {
 
   @Test("sub --json prints each delivery line as received")
   func subJSON() async throws {
-    let port = try freePort()
-    let server = try startServerProcess(port: port)
+    let port = try freeLoopbackPort()
+    let server = try ServerProcess(port: port)
     _ = try observable(["pub", "kept", #"[1, "a b", {"c": 2}]"#, "--retain"], port: port)
     let sub = try observable(["sub", "kept", "--json", "--count", "1"], port: port)
     #expect(sub.status == 0)
@@ -64,8 +65,8 @@ struct CommandLineTests {
 
   @Test("list shows a table and JSON; stats and ping answer")
   func listStatsPing() async throws {
-    let port = try freePort()
-    let server = try startServerProcess(port: port)
+    let port = try freeLoopbackPort()
+    let server = try ServerProcess(port: port)
     _ = try observable(["pub", "topic.a", "1", "--retain"], port: port)
     let table = try observable(["list"], port: port)
     #expect(table.status == 0)
@@ -88,11 +89,11 @@ struct CommandLineTests {
 
   @Test("exit codes: 1 naming the address or the server's code, 64 for usage")
   func exitCodes() async throws {
-    let port = try freePort()
+    let port = try freeLoopbackPort()
     let refused = try observable(["sub", "x"], port: port)
     #expect(refused.status == 1)
     #expect(refused.stderr.contains("127.0.0.1:\(port)"))
-    let server = try startServerProcess(port: port, arguments: ["--token", "t0k"])
+    let server = try ServerProcess(port: port, arguments: ["--token", "t0k"])
     let unauthorized = try observable(["ping"], port: port)
     #expect(unauthorized.status == 1)
     #expect(unauthorized.stderr.contains("unauthorized"))
@@ -108,8 +109,8 @@ struct CommandLineTests {
 
   @Test("sub reconnects after the server is killed, with one notice, and goes on printing")
   func subReconnects() async throws {
-    let port = try freePort()
-    var server = try startServerProcess(port: port)
+    let port = try freeLoopbackPort()
+    var server = try ServerProcess(port: port)
     let sub = try ChildProcess(
       "observable", ["sub", "news", "--count", "2", "--server", "127.0.0.1:\(port)"])
     #expect(await eventually { (try? subscribed(port)) == true })
@@ -117,7 +118,7 @@ struct CommandLineTests {
     server.signal(SIGKILL)
     _ = server.waitForExit()
     #expect(await eventually { sub.stderr.contains("lost") })
-    server = try startServerProcess(port: port)
+    server = try ServerProcess(port: port)
     #expect(await eventually(timeout: .seconds(10)) { (try? subscribed(port)) == true })
     #expect(try observable(["pub", "news", "second"], port: port).stdout == "1\n")
     #expect(sub.waitForExit() == 0)

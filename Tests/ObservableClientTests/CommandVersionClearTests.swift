@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ObservableClient
@@ -16,8 +17,8 @@ struct CommandVersionClearTests {
 
   @Test("clear forgets the retained value: a later subscriber gets the next value, not it")
   func clear() async throws {
-    let port = try freePort()
-    let server = try startServerProcess(port: port)
+    let port = try freeLoopbackPort()
+    let server = try ServerProcess(port: port)
     #expect(try CommandRun(["pub", "kept", #"{"t":21}"#, "--retain"], port: port).status == 0)
     // Retained before the clear, so the clear has something to forget.
     #expect(
@@ -39,8 +40,8 @@ struct CommandVersionClearTests {
 
   @Test("clear of a read-only stream fails with the server's code and exit status 1")
   func clearRefused() throws {
-    let port = try freePort()
-    let server = try startServerProcess(port: port)
+    let port = try freeLoopbackPort()
+    let server = try ServerProcess(port: port)
     let refused = try CommandRun(["clear", "clock"], port: port)
     #expect(refused.status == 1)
     #expect(refused.stderr.contains("read_only"))

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// The example in the comment of `Docker/compose.cluster.yaml`, run as printed against a real
@@ -25,8 +26,8 @@ struct ComposeExampleTests {
     let quoted = try #require(
       publisher.split(separator: "'", omittingEmptySubsequences: false).dropFirst().first)
     let request = quoted.replacingOccurrences(of: #"\n"#, with: "\n")
-    let port = try freePort()
-    let server = try startServerProcess(port: port)
+    let port = try freeLoopbackPort()
+    let server = try ServerProcess(port: port)
     let replies = try Self.exchange(request, port: port)
     #expect(replies.contains(#""ok":true"#), "\(replies)")
     // A subscriber from now on gets the retained value first.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import IndefiniteObservable
+import TestSupport
 import Testing
 
 @testable import ObservableClient
@@ -9,8 +10,8 @@ import Testing
 struct ReconnectTests {
   @Test("SIGKILL and restart on the same port: values resume without resubscribing by hand")
   func resumesAfterKill() async throws {
-    let port = try freePort()
-    var server: ChildProcess? = try startServerProcess(port: port)
+    let port = try freeLoopbackPort()
+    var server: ServerProcess? = try ServerProcess(port: port)
     let client = try ObservableClient("127.0.0.1:\(port)", configuration: .quiet())
     try await client.connect()
     defer { client.close() }
@@ -35,7 +36,7 @@ struct ReconnectTests {
       await eventually {
         states.all.contains { if case .disconnected = $0 { true } else { false } }
       })
-    server = try startServerProcess(port: port)
+    server = try ServerProcess(port: port)
     #expect(await eventually(timeout: .seconds(10)) { states.all.last == .connected })
     // Nobody subscribed again by hand; the client did, so the publish reaches both.
     #expect(try await client.publish("room.1", "after") >= 2)

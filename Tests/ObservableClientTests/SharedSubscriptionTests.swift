@@ -1,6 +1,7 @@
 import Foundation
 import IndefiniteObservable
 import Locking
+import TestSupport
 import Testing
 
 @testable import ObservableClient

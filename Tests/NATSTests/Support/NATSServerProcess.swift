@@ -107,25 +107,3 @@ struct NATSTestFailure: Error, CustomStringConvertible {
   let description: String
   init(_ description: String) { self.description = description }
 }
-
-/// A free loopback TCP port, chosen below the kernel's ephemeral range (32768 and up), so no
-/// socket bound to port 0 meanwhile can be given the same port before the server binds it.
-func freeLoopbackPort() throws -> UInt16 {
-  for _ in 0..<100 {
-    let port = UInt16.random(in: 20_000...32_000)
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw NATSTestFailure("socket: errno \(errno)") }
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = port.bigEndian
-    let bound = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-      }
-    }
-    if bound { return port }
-  }
-  throw NATSTestFailure("no free port below the ephemeral range")
-}

@@ -1,3 +1,5 @@
+import TestSupport
+
 /// What one run of the `observable` command left: its exit status and its output.
 struct CommandRun {
   let status: Int32?

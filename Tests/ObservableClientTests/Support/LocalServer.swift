@@ -68,32 +68,6 @@ final class Received<T: Sendable>: Sendable {
   var count: Int { values.withLock { $0.count } }
 }
 
-/// Waits until `condition` holds, checking every few milliseconds, up to `timeout`, blocking the
-/// thread: for synchronous helpers only (tests use the async ``eventually(timeout:_:)``, which
-/// leaves the concurrency pool's few threads free).
-func eventuallyBlocking(timeout: Duration = .seconds(5), _ condition: () throws -> Bool) rethrows
-  -> Bool
-{
-  let deadline = ContinuousClock.now + timeout
-  while ContinuousClock.now < deadline {
-    if try condition() { return true }
-    usleep(5_000)
-  }
-  return try condition()
-}
-
-/// Waits until `condition` holds, checking every few milliseconds, up to `timeout`.
-func eventually(
-  timeout: Duration = .seconds(5), _ condition: () async throws -> Bool
-) async rethrows -> Bool {
-  let deadline = ContinuousClock.now + timeout
-  while ContinuousClock.now < deadline {
-    if try await condition() { return true }
-    try? await Task.sleep(for: .milliseconds(5))
-  }
-  return try await condition()
-}
-
 /// The subscriber count `list` shows for `name`, 0 when it is not listed.
 func subscribers(_ name: String, via client: ObservableClient) async throws -> Int {
   try await client.list().first { $0.name == name }?.subscribers ?? 0

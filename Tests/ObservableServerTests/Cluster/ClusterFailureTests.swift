@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 @testable import ObservableServer
@@ -6,15 +7,9 @@ import XCTest
 /// NATS servers dying under a cluster of `observable-server` nodes.
 final class ClusterFailureTests: XCTestCase {
   func testNodeReconnectsToAnotherNATSServerWhenItsOwnDies() throws {
-    let nats = try NATSClusterFixture(self)
     let httpPort = try freeLoopbackPort()
-    let nodeA = try ClusterNode(
-      self, urls: [nats.url(0)], extra: ["--http", "127.0.0.1:\(httpPort)"])
-    let nodeB = try ClusterNode(self, urls: [nats.url(1)])
-    let publisher = try nodeA.client()
-    let subscriber = try nodeB.client()
-    try subscriber.request(#"{"op":"subscribe","stream":"feed"}"#)
-    try subscriber.waitForFlow(from: publisher, stream: "feed")
+    let feed = try FeedAcrossNodes(self, extraForNodeA: ["--http", "127.0.0.1:\(httpPort)"])
+    let (nats, publisher, subscriber) = (feed.nats, feed.publisher, feed.subscriber)
 
     let killed = ContinuousClock.now
     nats.kill(0)
@@ -37,13 +32,10 @@ final class ClusterFailureTests: XCTestCase {
   }
 
   func testSilentNATSServerIsDetectedByPingsAndReplaced() throws {
-    let nats = try NATSClusterFixture(self)
-    let nodeA = try ClusterNode(self, urls: [nats.url(0)])
-    let nodeB = try ClusterNode(self, urls: [nats.url(1)])
-    let publisher = try nodeA.client()
-    let subscriber = try nodeB.client()
-    try subscriber.request(#"{"op":"subscribe","stream":"feed"}"#)
-    try subscriber.waitForFlow(from: publisher, stream: "feed")
+    let feed = try FeedAcrossNodes(self)
+    let (nats, nodeA, publisher, subscriber) = (
+      feed.nats, feed.nodeA, feed.publisher, feed.subscriber
+    )
 
     // A stopped process keeps its sockets open: only unanswered pings (1 s apart, two missed)
     // show it is gone.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 @testable import ObservableServer
@@ -7,13 +8,10 @@ import XCTest
 /// left for another within seconds.
 final class ClusterStoppedServerTests: XCTestCase {
   func testNodeLeavesAStoppedNATSServerWithinSeconds() throws {
-    let nats = try NATSClusterFixture(self)
-    let nodeA = try ClusterNode(self, urls: [nats.url(0)])
-    let nodeB = try ClusterNode(self, urls: [nats.url(1)])
-    let publisher = try nodeA.client()
-    let subscriber = try nodeB.client()
-    try subscriber.request(#"{"op":"subscribe","stream":"feed"}"#)
-    try subscriber.waitForFlow(from: publisher, stream: "feed")
+    let feed = try FeedAcrossNodes(self)
+    let (nats, nodeA, publisher, subscriber) = (
+      feed.nats, feed.nodeA, feed.publisher, feed.subscriber
+    )
 
     let stopped = ContinuousClock.now
     nats.signal(0, SIGSTOP)

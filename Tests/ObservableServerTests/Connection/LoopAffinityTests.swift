@@ -12,31 +12,19 @@ struct LoopAffinityTests {
   static let ringAvailable = (try? SendRing(entries: 8, counters: ServerCounters())) != nil
 
   @Test func submitAndWaitOnItsOwnLoopRunsTheBodyAtOnce() throws {
-    let loop = try EventLoop(name: "affinity", logger: Logger(label: "test"))
-    try loop.start()
     let ran = Locked<[String]>([])
-    let returned = DispatchSemaphore(value: 0)
-    loop.execute {
+    let finished = try runOnItsOwnLoop { loop in
       // Queued and waited for, this would wait for the very thread that is waiting.
       try? loop.submitAndWait { ran.withLock { $0.append("body") } }
       ran.withLock { $0.append("returned") }
-      returned.signal()
     }
-    let finished = returned.wait(timeout: .now() + 5) == .success
-    #expect(finished, "submitAndWait did not return")
-    // A loop stuck in the wait can neither stop nor be joined: the test ends without it.
     guard finished else { return }
-    loop.stop()
-    loop.join()
     #expect(ran.withLock { $0 } == ["body", "returned"])
   }
 
   @Test func submitAndWaitOnItsOwnLoopPassesTheBodysErrorOn() throws {
-    let loop = try EventLoop(name: "affinity", logger: Logger(label: "test"))
-    try loop.start()
     let caught = Locked<SystemError?>(nil)
-    let returned = DispatchSemaphore(value: 0)
-    loop.execute {
+    let finished = try runOnItsOwnLoop { loop in
       do throws(SystemError) {
         try loop.submitAndWait { () throws(SystemError) in
           throw SystemError(call: "test", code: 42)
@@ -44,14 +32,28 @@ struct LoopAffinityTests {
       } catch {
         caught.withLock { $0 = error }
       }
+    }
+    guard finished else { return }
+    #expect(caught.withLock { $0?.code } == 42)
+  }
+
+  /// Runs `body` on a new loop as one of the loop's own tasks and expects it to return within
+  /// 5 s; then stops and joins the loop. Returns whether `body` returned.
+  private func runOnItsOwnLoop(_ body: @escaping @Sendable (EventLoop) -> Void) throws -> Bool {
+    let loop = try EventLoop(name: "affinity", logger: Logger(label: "test"))
+    try loop.start()
+    let returned = DispatchSemaphore(value: 0)
+    loop.execute {
+      body(loop)
       returned.signal()
     }
     let finished = returned.wait(timeout: .now() + 5) == .success
     #expect(finished, "submitAndWait did not return")
-    guard finished else { return }
+    // A loop stuck in the wait can neither stop nor be joined: the test ends without it.
+    guard finished else { return false }
     loop.stop()
     loop.join()
-    #expect(caught.withLock { $0?.code } == 42)
+    return true
   }
 
   @Test func loopOnlyCallsOnTheLoopPassTheCheck() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ObservableServer
@@ -13,14 +14,12 @@ struct SurrogateEscapeTests {
     #"{"\udfff":1}"#, #""\ude00\ud83d""#,
   ])
   func anUnpairedSurrogateIsRefusedAndNotDelivered(value: String) throws {
-    let server = try TestServer()
-    let subscriber = try server.connect()
-    let publisher = try server.connect()
+    let (server, subscriber, publisher) = try Self.room()
     defer {
       subscriber.close()
       publisher.close()
+      server.stop()
     }
-    try subscriber.request(#"{"op":"subscribe","stream":"room"}"#)
     // Both the compact publish shape and the general parser must refuse it.
     for line in [
       #"{"op":"publish","stream":"room","value":\#(value)}"#,
@@ -39,18 +38,25 @@ struct SurrogateEscapeTests {
   }
 
   @Test func aSurrogatePairIsDeliveredAsSent() throws {
-    let server = try TestServer()
-    let subscriber = try server.connect()
-    let publisher = try server.connect()
+    let (server, subscriber, publisher) = try Self.room()
     defer {
       subscriber.close()
       publisher.close()
+      server.stop()
     }
-    try subscriber.request(#"{"op":"subscribe","stream":"room"}"#)
     let reply = try publisher.request(
       #"{"op":"publish","stream":"room","value":{"\uD83D\uDE00":"\udbff\udfff"}}"#)
     #expect(reply["ok"] as? Bool == true)
     let line = try subscriber.readLine()
     #expect(line.contains(#"{"\uD83D\uDE00":"\udbff\udfff"}"#), "\(line)")
+  }
+
+  /// A fresh server, a client subscribed to `room` on it, and a client to publish.
+  private static func room() throws -> (TestServer, subscriber: LineClient, publisher: LineClient) {
+    let server = try TestServer()
+    let subscriber = try server.connect()
+    let publisher = try server.connect()
+    try subscriber.request(#"{"op":"subscribe","stream":"room"}"#)
+    return (server, subscriber, publisher)
   }
 }

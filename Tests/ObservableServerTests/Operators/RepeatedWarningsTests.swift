@@ -1,6 +1,7 @@
 import Glibc
 import Locking
 import Logging
+import TestSupport
 import Testing
 
 @testable import ObservableServer

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 
 /// A client that pings the server over and over while something else loads it, and keeps the
 /// longest wait for a reply: a loop held by one connection's work shows as one long wait,

@@ -1,4 +1,5 @@
 import IndefiniteObservable
+import TestSupport
 import Testing
 
 @testable import ObservableServer

@@ -1,4 +1,5 @@
 import IndefiniteObservable
+import TestSupport
 
 @testable import ObservableServer
 

@@ -1,5 +1,6 @@
 import Glibc
 import IndefiniteObservable
+import TestSupport
 import Testing
 
 @testable import ObservableServer

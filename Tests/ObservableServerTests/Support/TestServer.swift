@@ -1,5 +1,6 @@
 import Glibc
 import Logging
+import TestSupport
 
 @testable import ObservableServer
 
@@ -45,14 +46,4 @@ final class TestServer {
   }
 
   deinit { server.shutdown() }
-}
-
-/// Waits until `condition` holds, checking every few milliseconds, up to `timeout`.
-func eventually(timeout: Duration = .seconds(5), _ condition: () throws -> Bool) rethrows -> Bool {
-  let deadline = ContinuousClock.now + timeout
-  while ContinuousClock.now < deadline {
-    if try condition() { return true }
-    usleep(5_000)
-  }
-  return try condition()
 }

@@ -1,53 +1,44 @@
 import Foundation
 import Glibc
 
-@testable import ObservableServer
-
 /// A real blocking socket client that speaks lines, for tests. Every read is bounded by a
 /// deadline, so a test that waits for something that never comes fails instead of hanging.
-final class LineClient: @unchecked Sendable {
+public final class LineClient: @unchecked Sendable {
   // Unchecked: a test hands a client to at most one thread at a time.
-  struct Timeout: Error, CustomStringConvertible {
-    let description: String
+  public struct Timeout: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(description: String) { self.description = description }
   }
 
-  /// Connects to `address` and, unless told otherwise, reads the greeting.
-  init(_ address: ListenAddress, readGreeting: Bool = true) throws {
-    let resolved = try SocketAddress(address)
-    fd = socket(resolved.family, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-    guard fd >= 0 else { throw SystemError(call: "socket", code: errno) }
-    let status = try resolved.withSockaddr { pointer, length in connect(fd, pointer, length) }
-    guard status == 0 else {
-      let code = errno
-      // Every stored property is set by now, so the throw runs deinit, which closes too:
-      // closing here directly would close the number twice, and the second close could hit
-      // a descriptor another thread opened in between (a client's socket, sd_notify's).
-      close()
-      throw SystemError(call: "connect(\(address))", code: code)
-    }
+  /// Connects to `endpoint` and, unless told otherwise, reads the greeting.
+  public init(_ endpoint: SocketEndpoint, readGreeting: Bool = true) throws {
+    fd = try endpoint.connect()
     if readGreeting { greeting = try readJSON() }
   }
 
-  convenience init(port: UInt16, host: String = "127.0.0.1", readGreeting: Bool = true) throws {
+  public convenience init(port: UInt16, host: String = "127.0.0.1", readGreeting: Bool = true)
+    throws
+  {
     try self.init(.tcp(host: host, port: port), readGreeting: readGreeting)
   }
 
   deinit { close() }
 
-  private(set) var greeting: [String: Any] = [:]
-  let fd: Int32
+  public private(set) var greeting: [String: Any] = [:]
+  public let fd: Int32
   private var buffer: [UInt8] = []
   private var closed = false
   /// Lines that were not replies, seen while waiting for a reply.
-  private(set) var deliveries: [[String: Any]] = []
+  public private(set) var deliveries: [[String: Any]] = []
 
   /// Sends `text` and a newline.
-  func send(_ text: String) throws {
+  public func send(_ text: String) throws {
     try sendRaw(Array(text.utf8) + [0x0A])
   }
 
   /// Sends bytes as they are.
-  func sendRaw(_ bytes: [UInt8]) throws {
+  public func sendRaw(_ bytes: [UInt8]) throws {
     var offset = 0
     while offset < bytes.count {
       let sent = bytes[offset...].withUnsafeBytes {
@@ -55,14 +46,14 @@ final class LineClient: @unchecked Sendable {
       }
       if sent < 0 {
         if errno == EINTR { continue }
-        throw SystemError(call: "send", code: errno)
+        throw TestSupportError(call: "send", code: errno)
       }
       offset += sent
     }
   }
 
   /// Reads raw bytes that are available, up to `limit`, waiting until `timeout`.
-  func readAvailable(limit: Int = 65536, timeout: Duration = .seconds(5)) throws -> [UInt8] {
+  public func readAvailable(limit: Int = 65536, timeout: Duration = .seconds(5)) throws -> [UInt8] {
     if !buffer.isEmpty {
       defer { buffer.removeAll() }
       return buffer
@@ -70,12 +61,12 @@ final class LineClient: @unchecked Sendable {
     try waitReadable(until: .now + timeout)
     var chunk = [UInt8](repeating: 0, count: limit)
     let count = recv(fd, &chunk, limit, 0)
-    guard count >= 0 else { throw SystemError(call: "recv", code: errno) }
+    guard count >= 0 else { throw TestSupportError(call: "recv", code: errno) }
     return Array(chunk[..<count])
   }
 
   /// Reads one line, without its newline; throws ``Timeout`` or on end of stream.
-  func readLine(timeout: Duration = .seconds(5)) throws -> String {
+  public func readLine(timeout: Duration = .seconds(5)) throws -> String {
     let deadline = ContinuousClock.now + timeout
     var chunk = [UInt8](repeating: 0, count: 65536)
     while true {
@@ -95,7 +86,7 @@ final class LineClient: @unchecked Sendable {
   }
 
   /// Reads one line and parses it as a JSON object.
-  func readJSON(timeout: Duration = .seconds(5)) throws -> [String: Any] {
+  public func readJSON(timeout: Duration = .seconds(5)) throws -> [String: Any] {
     let line = try readLine(timeout: timeout)
     guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
     else {
@@ -107,13 +98,13 @@ final class LineClient: @unchecked Sendable {
   /// Sends a request line and returns the next reply (a line with `ok`), keeping any values
   /// that arrive first in ``deliveries``.
   @discardableResult
-  func request(_ line: String, timeout: Duration = .seconds(5)) throws -> [String: Any] {
+  public func request(_ line: String, timeout: Duration = .seconds(5)) throws -> [String: Any] {
     try send(line)
     return try readReply(timeout: timeout)
   }
 
   /// Reads lines until a reply arrives.
-  func readReply(timeout: Duration = .seconds(5)) throws -> [String: Any] {
+  public func readReply(timeout: Duration = .seconds(5)) throws -> [String: Any] {
     let deadline = ContinuousClock.now + timeout
     while true {
       let object = try readJSON(timeout: deadline - .now)
@@ -123,7 +114,7 @@ final class LineClient: @unchecked Sendable {
   }
 
   /// Reads lines until one satisfies `predicate`, up to `timeout`.
-  func read(
+  public func read(
     until predicate: ([String: Any]) -> Bool,
     timeout: Duration = .seconds(5)
   ) throws -> [String: Any] {
@@ -135,27 +126,27 @@ final class LineClient: @unchecked Sendable {
   }
 
   /// Takes the values received so far while waiting for replies.
-  func takeDeliveries() -> [[String: Any]] {
+  public func takeDeliveries() -> [[String: Any]] {
     defer { deliveries.removeAll() }
     return deliveries
   }
 
   /// Closes the socket normally (FIN).
-  func close() {
+  public func close() {
     guard !closed else { return }
     closed = true
     Glibc.close(fd)
   }
 
   /// Closes the socket with a TCP reset (RST), as a crashed peer would.
-  func reset() {
+  public func reset() {
     var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
     setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
     close()
   }
 
   /// Whether the server has closed its side: reads until end of stream, up to `timeout`.
-  func waitForClose(timeout: Duration = .seconds(5)) -> Bool {
+  public func waitForClose(timeout: Duration = .seconds(5)) -> Bool {
     let deadline = ContinuousClock.now + timeout
     var chunk = [UInt8](repeating: 0, count: 65536)
     while ContinuousClock.now < deadline {
@@ -168,7 +159,7 @@ final class LineClient: @unchecked Sendable {
   }
 
   /// Everything received but not yet read as lines.
-  var unreadText: String { String(decoding: buffer, as: UTF8.self) }
+  public var unreadText: String { String(decoding: buffer, as: UTF8.self) }
 
   private func waitReadable(until deadline: ContinuousClock.Instant) throws {
     while true {
@@ -178,7 +169,7 @@ final class LineClient: @unchecked Sendable {
       let milliseconds = Int32(min(remaining.components.seconds * 1000 + 1, 60_000))
       let ready = poll(&descriptor, 1, milliseconds)
       if ready > 0 { return }
-      if ready < 0, errno != EINTR { throw SystemError(call: "poll", code: errno) }
+      if ready < 0, errno != EINTR { throw TestSupportError(call: "poll", code: errno) }
     }
   }
 }

@@ -3,7 +3,7 @@ import Testing
 extension LineClient {
   /// One snapshot of the server's counters, through a subscription to `stats` that is ended
   /// again; `subscriptions` does not count the one this read makes.
-  func stats() throws -> [String: Int] {
+  public func stats() throws -> [String: Int] {
     let reply = try request(#"{"op":"subscribe","stream":"stats"}"#)
     #expect(reply["ok"] as? Bool == true)
     let value = try read(until: { $0["stream"] as? String == "stats" })["value"]

@@ -5,13 +5,13 @@ import Locking
 /// Connections publishing to one topic as fast as the server takes it, from one thread: each
 /// writes pipelined publishes whenever its socket has room and reads and discards its replies,
 /// so the publishers themselves are never slow consumers.
-final class PublishFlood: @unchecked Sendable {
+public final class PublishFlood: @unchecked Sendable {
   // Unchecked: the sockets are used by the flood's thread alone until it has ended;
   // `stopping` is locked.
 
   /// Opens `connections` publishers to `port` that publish `valueBytes`-byte strings to
   /// `stream` once ``start()`` is called.
-  init(port: UInt16, connections: Int, stream: String, valueBytes: Int) throws {
+  public init(port: UInt16, connections: Int, stream: String, valueBytes: Int) throws {
     clients = try (0..<connections).map { _ in try LineClient(port: port) }
     let line = Array("publish \(stream) \"\(String(repeating: "v", count: valueBytes))\"\n".utf8)
     chunk = Array(Array(repeating: line, count: max(1, 16_384 / line.count)).joined())
@@ -21,12 +21,12 @@ final class PublishFlood: @unchecked Sendable {
   }
 
   /// Starts publishing on a thread of its own.
-  func start() {
+  public func start() {
     DispatchQueue.global().async(group: running) { [self] in run() }
   }
 
   /// Stops publishing and waits for the thread, then closes the connections.
-  func stop() {
+  public func stop() {
     stopping.withLock { $0 = true }
     running.wait()
     for client in clients { client.close() }

@@ -3,20 +3,20 @@ import Foundation
 /// Runs the system Python as an independent peer: input and output through temporary
 /// files, so neither side can block on a full pipe, and a deadline after which the process
 /// is killed and reaped, so nothing outlives the test.
-enum PythonProcess {
+public enum PythonProcess {
   /// Python could not be run or failed.
-  struct Failure: Error, CustomStringConvertible {
+  public struct Failure: Error, CustomStringConvertible {
     /// What happened, with Python's stderr.
-    let description: String
+    public let description: String
   }
 
   /// The system interpreter, not a shim on `PATH`, so the peer is predictable.
-  static let interpreter = ["/usr/bin/python3", "/usr/local/bin/python3"]
+  public static let interpreter = ["/usr/bin/python3", "/usr/local/bin/python3"]
     .first { FileManager.default.isExecutableFile(atPath: $0) }
 
   /// A Python that can import `module`, resolved to its real executable (pyenv's shims
   /// need an environment the tests do not pass on); nil when there is none.
-  static func interpreter(importing module: String) async -> String? {
+  public static func interpreter(importing module: String) async -> String? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     let candidates = ["/usr/bin/python3"] + path.split(separator: ":").map { "\($0)/python3" }
     for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate) {
@@ -33,15 +33,8 @@ enum PythonProcess {
     return nil
   }
 
-  /// A script in `Tests/WebSocketTests/Scripts`, found through this file's path.
-  static func script(_ name: String) -> String {
-    URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
-      .deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("Scripts/\(name)").path
-  }
-
   /// Runs `python3 arguments...` with `input` on stdin and returns its stdout.
-  static func run(
+  public static func run(
     arguments: [String], input: [UInt8], interpreter chosen: String? = nil,
     environment: [String: String] = ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"],
     timeout: Duration = .seconds(60)
@@ -106,14 +99,14 @@ enum PythonProcess {
   }
 
   /// Length-prefixes each frame (4 bytes, big-endian), the scripts' framing.
-  static func encode(_ frames: [[UInt8]]) -> [UInt8] {
+  public static func encode(_ frames: [[UInt8]]) -> [UInt8] {
     frames.flatMap { frame in
       [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: UInt32(frame.count) >> $0) } + frame
     }
   }
 
   /// Splits length-prefixed frames.
-  static func decode(_ bytes: [UInt8]) throws -> [[UInt8]] {
+  public static func decode(_ bytes: [UInt8]) throws -> [[UInt8]] {
     var frames: [[UInt8]] = []
     var offset = 0
     while offset < bytes.count {

@@ -2,20 +2,20 @@ import Foundation
 import Glibc
 
 /// How the server's side of a connection ended, as a client that read to the end saw it.
-struct ConnectionEnding {
+public struct ConnectionEnding {
   /// Every byte received before the end.
-  var bytes: [UInt8]
+  public var bytes: [UInt8]
   /// The error that ended reading (`ECONNRESET` for a reset), or `nil` for an orderly end of
   /// stream or a deadline.
-  var error: Int32?
+  public var error: Int32?
   /// Whether the stream ended (cleanly or not) before the deadline.
-  var ended: Bool
+  public var ended: Bool
 
   /// The bytes as text.
-  var text: String { String(decoding: bytes, as: UTF8.self) }
+  public var text: String { String(decoding: bytes, as: UTF8.self) }
 
   /// Whether the server closed with a FIN after everything it wrote, not with a reset.
-  var isOrderly: Bool { ended && error == nil }
+  public var isOrderly: Bool { ended && error == nil }
 }
 
 /// Reading a connection to its end, telling a FIN from a reset: a reset destroys what the client
@@ -24,7 +24,7 @@ extension LineClient {
   /// Waits, reading nothing, until the server hangs up its side (FIN or reset), up to `timeout`;
   /// returns whether it did. A reset that arrives before the client reads takes with it what
   /// was received, which is the case the tests of replies before a close must catch.
-  func waitForHangUp(timeout: Duration = .seconds(5)) -> Bool {
+  public func waitForHangUp(timeout: Duration = .seconds(5)) -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
       // POLLRDHUP (a FIN); POLLHUP and POLLERR (a reset) are always reported.
@@ -36,7 +36,7 @@ extension LineClient {
   }
 
   /// Reads everything until the end of the stream, a reset or `timeout`.
-  func readToEnd(timeout: Duration = .seconds(5)) -> ConnectionEnding {
+  public func readToEnd(timeout: Duration = .seconds(5)) -> ConnectionEnding {
     let deadline = ContinuousClock.now + timeout
     var ending = ConnectionEnding(bytes: [], error: nil, ended: false)
     var chunk = [UInt8](repeating: 0, count: 65536)
@@ -62,9 +62,9 @@ extension LineClient {
 /// Bytes sent from a thread of their own, so that a test can read while the server has not yet
 /// read what it was sent (a blocking send of more than the socket buffers hold would wait for
 /// the server otherwise).
-final class BackgroundSend: Sendable {
+public final class BackgroundSend: Sendable {
   /// Starts sending `bytes` to `client`'s socket.
-  init(_ bytes: [UInt8], to client: LineClient) {
+  public init(_ bytes: [UInt8], to client: LineClient) {
     self.client = client
     let done = done
     Thread {
@@ -75,7 +75,7 @@ final class BackgroundSend: Sendable {
 
   /// Ends the send (shutting the socket down wakes a blocked `send`) and waits for the thread,
   /// so that nothing the test started outlives it.
-  func stop() {
+  public func stop() {
     shutdown(client.fd, Int32(SHUT_RDWR))
     _ = done.wait(timeout: .now() + 5)
   }

@@ -1,14 +1,13 @@
 import Dispatch
 import Foundation
-import Locking
 import Synchronization
 
 /// Runs bodies on threads of their own that all wait at a start line until every thread exists,
 /// so that the bodies overlap rather than run one after another.
-enum StartBarrier {
+public enum StartBarrier {
   /// Runs every body on its own thread; returns whether all of them finished within `timeout`,
   /// so that a deadlock fails the test instead of hanging the run.
-  static func run(
+  public static func run(
     _ bodies: [@Sendable () -> Void],
     timeout: DispatchTimeInterval = .seconds(50)
   ) -> Bool {
@@ -42,21 +41,4 @@ private final class StartLine: Sendable {
 
   private let runners: Int
   private let arrived = Atomic<Int>(0)
-}
-
-/// A value behind a mutex, shareable between threads.
-final class LockedValue<Value: Sendable>: Sendable {
-  init(_ value: Value) {
-    mutex = Locked(value)
-  }
-
-  /// Changes or reads the value under the lock.
-  func withLock<Result: Sendable>(_ body: (inout Value) -> Result) -> Result {
-    mutex.withLock { body(&$0) }
-  }
-
-  /// The value now.
-  var value: Value { mutex.withLock { $0 } }
-
-  private let mutex: Locked<Value>
 }
