@@ -28,8 +28,9 @@ struct PublishFloodTests {
 
     // Pings for six seconds of flood; before the read budget a reply took 9 to 18 s, and before
     // the kernel's unsent bytes were limited the first took 4 s (10 s on a loaded machine). A
-    // release build with 50 publishers and 400 subscribers answers within 0.5 s on a loaded
-    // 2-core machine, starved of CPU; the bound is generous for a debug build under CI load.
+    // release build with 50 publishers and 400 subscribers answered within 0.22-0.44 s on a
+    // 2-core machine at load 3-5 (1.6 s at load 12); the bound is generous for a debug build
+    // under CI load; the kernel test below and TurnRotationTests check the mechanisms.
     var slowest: Duration = .zero
     let end = ContinuousClock.now + .seconds(6)
     while ContinuousClock.now < end {
