@@ -124,6 +124,7 @@ final class EventLoop: @unchecked Sendable {
     // Fails only for a descriptor that was never added, which leaves nothing to undo.
     try? control(EPOLL_CTL_DEL, fd, events: 0, "epoll_ctl(DEL)")
     handlers[fd] = nil
+    heavyDescriptors.remove(fd)
   }
 
   /// Runs `task` on the loop thread once `delay` has passed, unless cancelled. Loop thread only.
@@ -229,12 +230,12 @@ final class EventLoop: @unchecked Sendable {
   private var handlers: [Int32: ReadinessHandler] = [:]
   private var timers = TimerQueue()
   private var deferredWakeups: [EventLoop] = []
-  /// Descriptors left unhandled when a turn ran out of time, handled first in the next one.
-  /// Loop thread only.
-  var postponedDescriptors: Set<Int32> = []
-  /// Set once the turn has used its time: the remaining ready descriptors are postponed.
-  /// Loop thread only.
-  var postponing = false
+  /// The descriptors left unhandled when turns ran out of time, with how many turns in a row
+  /// each was left: the longest waiting are handled first. Loop thread only.
+  var turnsWaited: [Int32: Int] = [:]
+  /// The descriptors whose last handling took longer than ``lightHandling``: after a turn
+  /// that ran out of time, they wait for the light ones. Loop thread only.
+  var heavyDescriptors: Set<Int32> = []
 }
 
 extension EventLoop {

@@ -92,6 +92,7 @@ final class Listener: ReadinessHandler, @unchecked Sendable {
     // Lines are small and latency matters; writes are batched by the outbox instead. Fails
     // harmlessly on Unix sockets.
     _ = try? SocketCalls.setOption(client, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
+    UnsentLimit.apply(to: client)
     // "Closing the socket unsubscribes it" must hold when the network closes it too. Fails
     // harmlessly on Unix sockets, whose peers cannot vanish.
     if let deadPeerTimeout { _ = try? SocketCalls.dropWhenSilent(client, after: deadPeerTimeout) }

@@ -7,15 +7,18 @@ Prints the bystander's slowest and median ping, the server's RSS at start and at
 (VmHWM), slow consumers closed, and how long SIGTERM took to end the process.
 
   python3 flood_probe.py .build/release/observable-server [--publishers 50] [--subscribers 400]
-      [--seconds 10] [-- extra server flags]
+      [--seconds 10] [--processes N] [-- extra server flags]
 """
-import argparse, re, selectors, socket, statistics, subprocess, threading, time
+import argparse, os, re, signal, selectors, socket, statistics, subprocess, threading, time
 
 ap = argparse.ArgumentParser()
 ap.add_argument("server")
 ap.add_argument("--publishers", type=int, default=50)
 ap.add_argument("--subscribers", type=int, default=400)
 ap.add_argument("--seconds", type=float, default=10)
+ap.add_argument("--processes", type=int, default=0,
+                help="publish from this many forked processes instead of a thread, so that "
+                     "the probe's own interpreter cannot be what the pings wait for")
 ap.add_argument("extra", nargs="*")
 a = ap.parse_args()
 
@@ -57,7 +60,7 @@ line = ('publish flood "' + "v" * 200 + '"\n').encode()
 chunk = line * (16384 // len(line))
 stop = threading.Event()
 
-def flood():
+def flood(publishers):
     sel = selectors.DefaultSelector()
     for p in publishers:
         p.setblocking(False); sel.register(p, selectors.EVENT_READ | selectors.EVENT_WRITE)
@@ -69,7 +72,17 @@ def flood():
             except (BlockingIOError, ConnectionError):
                 pass
 
-thread = threading.Thread(target=flood, daemon=True); thread.start()
+children = []
+if a.processes:
+    for n in range(a.processes):
+        pid = os.fork()
+        if pid == 0:
+            for s in subscribers + [control, bystander]: s.close()
+            flood(publishers[n::a.processes]); os._exit(0)
+        children.append(pid)
+    for p in publishers: p.close()
+else:
+    thread = threading.Thread(target=flood, args=(publishers,), daemon=True); thread.start()
 pings = []
 end = time.monotonic() + a.seconds
 while time.monotonic() < end:
@@ -88,7 +101,9 @@ signalled = time.monotonic()
 server.terminate()
 server.wait(timeout=60)
 exit_seconds = time.monotonic() - signalled
-stop.set(); thread.join()
+stop.set()
+for pid in children: os.kill(pid, signal.SIGKILL); os.waitpid(pid, 0)
+if not children: thread.join()
 print(f"pings {len(pings)}: slowest {max(pings) * 1000:.1f} ms, median "
       f"{statistics.median(pings) * 1000:.2f} ms")
 print(f"RSS start {start_rss / 2**20:.1f} MiB, peak {peak / 2**20:.1f} MiB")
