@@ -25,8 +25,7 @@ extension Connection {
     // Values still arriving from streams could only be written after the FIN: none are taken.
     outbox.close()
     do {
-      _ = try blockingSyscall("shutdown") { Glibc.shutdown(descriptor, Int32(SHUT_WR)) }
-      try loop.modify(descriptor, events: EPOLLIN.rawValue | EPOLLRDHUP.rawValue)
+      try socket.halfClose(on: loop)
     } catch {
       close(lifecycle.finishReason ?? "server shutting down")
     }
@@ -37,17 +36,14 @@ extension Connection {
   /// stream once the half-close is sent.
   func discardInput() {
     loop.assertInLoop()
-    for _ in 0..<16 {
-      switch try? SocketCalls.read(descriptor, into: loop.readBuffer) {
-      case .done(let count) where count > 0: continue
-      case .wouldBlock: return
-      case .done:
-        // A client that closed its side before it had a finish's last lines may still read
-        // them (`nc -N`), so they go out, and the close follows them.
-        if lifecycle.peerSentEndOfStream() { return keepWritingAfterPeerClosed() }
-        return close(lifecycle.finishReason ?? "server shutting down")
-      case .none: return close(lifecycle.finishReason ?? "server shutting down")
-      }
+    switch socket.discardInput(into: loop.readBuffer) {
+    case .drained: return
+    case .endOfStream:
+      // A client that closed its side before it had a finish's last lines may still read
+      // them (`nc -N`), so they go out, and the close follows them.
+      if lifecycle.peerSentEndOfStream() { return keepWritingAfterPeerClosed() }
+      close(lifecycle.finishReason ?? "server shutting down")
+    case .failed: close(lifecycle.finishReason ?? "server shutting down")
     }
   }
 
@@ -55,7 +51,7 @@ extension Connection {
   /// everything queued is written.
   private func keepWritingAfterPeerClosed() {
     do {
-      try loop.modify(descriptor, events: EPOLLOUT.rawValue)
+      try socket.watchWritableOnly(on: loop)
     } catch {
       return close(lifecycle.finishReason ?? "closed by peer")
     }

@@ -32,7 +32,6 @@ extension Connection {
     }
     let frame = framing.farewell(farewell)
     guard !frame.isEmpty else { return }
-    let last = rest + frame
-    _ = last.withUnsafeBytes { try? SocketCalls.send(descriptor, $0) }
+    socket.sendNow(rest + frame)
   }
 }

@@ -66,7 +66,7 @@ extension Connection {
     guard !lifecycle.isClosed else { return }
     let farewell = framing.farewell(.goingAway)
     if !farewell.isEmpty, output.isAllSent {
-      _ = farewell.withUnsafeBytes { try? SocketCalls.send(descriptor, $0) }
+      socket.sendNow(farewell)
     }
     close("server shutting down")
   }

@@ -82,7 +82,7 @@ extension Connection {
     session?.unsubscribeAll()
     _ = lifecycle.peerSentEndOfStream()
     do {
-      try loop.modify(descriptor, events: EPOLLOUT.rawValue)
+      try socket.watchWritableOnly(on: loop)
     } catch {
       return close("closed by peer")
     }

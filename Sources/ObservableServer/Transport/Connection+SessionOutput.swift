@@ -45,8 +45,7 @@ extension Connection: SessionOutput {
     // until the half-close: a close with unread input would be a reset, which destroys the
     // last lines before the client reads them. A client that neither reads them nor closes
     // is closed anyway.
-    let reading = lifecycle.peerClosed ? 0 : EPOLLIN.rawValue | EPOLLRDHUP.rawValue
-    try? loop.modify(descriptor, events: reading | EPOLLOUT.rawValue)
+    socket.watchWhileFinishing(readingInput: !lifecycle.peerClosed, on: loop)
     watchingWritable = true
     schedule(in: settings.halfCloseGrace) { [self] in close(reason) }
     flush()

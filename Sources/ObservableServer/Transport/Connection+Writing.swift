@@ -106,9 +106,8 @@ extension Connection: RingWriter {
   private func watchWritable(_ watch: Bool) {
     guard watch != watchingWritable, lifecycle.watchesWritabilityOnDemand else { return }
     watchingWritable = watch
-    let events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue | (watch ? EPOLLOUT.rawValue : 0)
     do {
-      try loop.modify(descriptor, events: events)
+      try socket.watch(writable: watch, on: loop)
     } catch {
       close("cannot watch socket: \(error)")
     }
@@ -132,7 +131,7 @@ extension Connection: RingWriter {
     guard let notice = output.slowConsumerNotice(line, framing: framing) else {
       return close("slow consumer")
     }
-    _ = notice.withUnsafeBytes { try? SocketCalls.send(descriptor, $0) }
+    socket.sendNow(notice)
     close("slow consumer")
   }
 }

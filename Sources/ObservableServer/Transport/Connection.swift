@@ -26,7 +26,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
     framing: any Framing
   ) {
     self.slots = slots
-    self.descriptor = descriptor
+    socket = ConnectionSocket(descriptor: descriptor)
     self.peer = peer
     self.home = home
     loop = home.loop
@@ -87,7 +87,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
       return
     }
     do {
-      try loop.register(descriptor, events: EPOLLIN.rawValue | EPOLLRDHUP.rawValue, handler: self)
+      try socket.register(on: loop, handler: self)
     } catch {
       context.logger.warning(
         "cannot watch connection", metadata: ["peer": "\(peer)", "error": "\(error)"])
@@ -156,8 +156,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
     guard lifecycle.close(reason) else { return }
     home.heapTrim.released(outbox.queuedBytes + output.heldBytes)
     outbox.close()
-    loop.deregister(descriptor)
-    Glibc.close(descriptor)
+    socket.close(on: loop)
     for timer in timers { loop.cancel(timer) }
     timers.removeAll()
     framing.connectionClosed()
@@ -170,7 +169,10 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
 
   // MARK: State shared with the writing side
 
-  let descriptor: Int32
+  /// The socket, and what the loop watches on it.
+  let socket: ConnectionSocket
+  /// The socket's descriptor.
+  var descriptor: Int32 { socket.descriptor }
   let outbox: Outbox
   let settings: ConnectionSettings
   let context: SessionContext
