@@ -60,7 +60,7 @@ extension ClusterLink {
       defer { state.flushScheduled = true }
       return !state.flushScheduled
     }
-    if wake { loop?.execute { [self] in flush() } }
+    if wake { loop?.execute { [self] in connection.flush() } }
   }
 
   /// Queues a flush on the loop unless one is queued; for callers holding no lock.
@@ -69,7 +69,7 @@ extension ClusterLink {
       defer { state.flushScheduled = true }
       return !state.flushScheduled
     }
-    if needed { loop?.execute { [self] in flush() } }
+    if needed { loop?.execute { [self] in connection.flush() } }
   }
 
   /// Whether a delivery line of `lineBytes` fits the NATS servers' `max_payload`; a publish

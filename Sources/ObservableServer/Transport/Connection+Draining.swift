@@ -10,8 +10,7 @@ extension Connection {
   /// any case.
   func drain(within grace: Duration) {
     loop.assertInLoop()
-    guard !closed, !draining else { return }
-    draining = true
+    guard lifecycle.drain() else { return }
     endSession()
     // A WebSocket peer is told why (1001) after what was queued; line clients just see the FIN.
     queueFarewell(.goingAway)
@@ -22,15 +21,13 @@ extension Connection {
   /// Half-closes once everything queued is written: the client reads to the end, then closes.
   func sendEndOfStream() {
     loop.assertInLoop()
-    guard !sentEndOfStream else { return }
-    sentEndOfStream = true
+    guard lifecycle.sendEndOfStream() else { return }
     // Values still arriving from streams could only be written after the FIN: none are taken.
     outbox.close()
     do {
-      _ = try blockingSyscall("shutdown") { Glibc.shutdown(descriptor, Int32(SHUT_WR)) }
-      try loop.modify(descriptor, events: EPOLLIN.rawValue | EPOLLRDHUP.rawValue)
+      try socket.halfClose(on: loop)
     } catch {
-      close(finishing ?? "server shutting down")
+      close(lifecycle.finishReason ?? "server shutting down")
     }
   }
 
@@ -39,27 +36,24 @@ extension Connection {
   /// stream once the half-close is sent.
   func discardInput() {
     loop.assertInLoop()
-    for _ in 0..<16 {
-      switch try? SocketCalls.read(descriptor, into: loop.readBuffer) {
-      case .done(let count) where count > 0: continue
-      case .wouldBlock: return
-      case .done where finishing != nil && !sentEndOfStream:
-        // The client closed its side before it had the last lines; it may still read them
-        // (`nc -N`), so they go out, and the close follows them.
-        return keepWritingAfterPeerClosed()
-      default: return close(finishing ?? "server shutting down")
-      }
+    switch socket.discardInput(into: loop.readBuffer) {
+    case .drained: return
+    case .endOfStream:
+      // A client that closed its side before it had a finish's last lines may still read
+      // them (`nc -N`), so they go out, and the close follows them.
+      if lifecycle.peerSentEndOfStream() { return keepWritingAfterPeerClosed() }
+      close(lifecycle.finishReason ?? "server shutting down")
+    case .failed: close(lifecycle.finishReason ?? "server shutting down")
     }
   }
 
   /// Stops reading a finishing connection whose client closed its side; it closes once
   /// everything queued is written.
   private func keepWritingAfterPeerClosed() {
-    peerClosed = true
     do {
-      try loop.modify(descriptor, events: EPOLLOUT.rawValue)
+      try socket.watchWritableOnly(on: loop)
     } catch {
-      return close(finishing ?? "closed by peer")
+      return close(lifecycle.finishReason ?? "closed by peer")
     }
     flush()
   }

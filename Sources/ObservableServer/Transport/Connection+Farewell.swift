@@ -9,18 +9,15 @@ extension Connection {
   /// close is clean), or after the half-close grace. Returns `false`, doing nothing, when the
   /// framing has no frames to cut or the connection is already ending.
   func finishAsSlowConsumer(notice line: [UInt8]) -> Bool {
-    guard !closed, finishing == nil, !draining, !peerClosed,
-      let end = writing.withUnsafeBytes({ framing.endOfUnit(in: $0, containing: writeOffset) })
-    else { return false }
+    guard lifecycle.state == .open, output.keepOnlyCurrentUnit(framing: framing) else {
+      return false
+    }
     outbox.close()
-    // A fresh buffer, so that the memory the queue held goes back now, not at the close.
-    writing = Array(writing[writeOffset..<end])
-    writeOffset = 0
-    line.withUnsafeBytes { framing.encode($0, to: &writing) }
-    writing.append(contentsOf: framing.farewell(.slowConsumer))
+    output.append(lines: line, framing: framing)
+    output.append(framing.farewell(.slowConsumer))
     // Closing at once would reset the socket over the unread input, and the reset would
     // destroy the close frame before the peer read it.
-    draining = true
+    _ = lifecycle.drainAfterFarewell()
     endSession()
     schedule(in: settings.halfCloseGrace) { [self] in close("slow consumer") }
     flush()
@@ -30,12 +27,11 @@ extension Connection {
   /// Sends the framing's farewell at once, after the rest of the frame being written, before
   /// a close that does not wait for it. Best effort: a vanished peer's socket may refuse it.
   func sayFarewellNow(_ farewell: Farewell) {
-    guard !closed,
-      let end = writing.withUnsafeBytes({ framing.endOfUnit(in: $0, containing: writeOffset) })
-    else { return }
+    guard !lifecycle.isClosed, let rest = output.restOfCurrentUnit(framing: framing) else {
+      return
+    }
     let frame = framing.farewell(farewell)
     guard !frame.isEmpty else { return }
-    let last = Array(writing[writeOffset..<end]) + frame
-    _ = last.withUnsafeBytes { try? SocketCalls.send(descriptor, $0) }
+    socket.sendNow(rest + frame)
   }
 }

@@ -8,9 +8,9 @@ extension Connection {
   /// they must be whole units of the current framing (a response, a frame).
   func sendFramed(_ bytes: [UInt8]) {
     loop.assertInLoop()
-    guard !closed, !bytes.isEmpty else { return }
-    compactWriting()
-    writing.append(contentsOf: bytes)
+    guard !lifecycle.isClosed, !bytes.isEmpty else { return }
+    output.compact()
+    output.append(bytes)
     context.counters.update { $0.bytesOutUncompressed += bytes.count }
     flush()
   }
@@ -19,9 +19,9 @@ extension Connection {
   /// it and everything unwritten toward the queued-bytes cap: a peer that pings and never
   /// reads is closed as a slow consumer, before it authenticates too (at a lower cap).
   func sendControlFrame(_ bytes: [UInt8]) {
-    guard !closed else { return }
-    compactWriting()
-    guard outbox.holdUnwritten(writing.count - writeOffset + bytes.count) else {
+    guard !lifecycle.isClosed else { return }
+    output.compact()
+    guard outbox.holdUnwritten(output.unsentCount + bytes.count) else {
       context.counters.update { $0.slowConsumersTotal += 1 }
       return closeAsSlowConsumer()
     }
@@ -32,7 +32,7 @@ extension Connection {
   /// greeting is then the first thing the new framing sends.
   func upgrade(to next: any Framing) {
     loop.assertInLoop()
-    guard !closed else { return }
+    guard !lifecycle.isClosed else { return }
     framing = next
     _ = next.attach(to: self)
     startSession()
@@ -42,7 +42,7 @@ extension Connection {
   /// written; nothing queued later is sent.
   func finish(_ reason: String, saying farewell: Farewell) {
     loop.assertInLoop()
-    guard !closed, finishing == nil else { return }
+    guard !lifecycle.isClosed, lifecycle.finishReason == nil else { return }
     queueFarewell(farewell)
     finish(reason)
   }
@@ -51,20 +51,22 @@ extension Connection {
   /// farewell, if it has one.
   func queueFarewell(_ farewell: Farewell) {
     loop.assertInLoop()
-    guard !closed, compression == nil, !framing.sendsLinesUnchanged else { return }
+    guard !lifecycle.isClosed, output.compression == nil, !framing.sendsLinesUnchanged else {
+      return
+    }
     moveQueuedLinesToWriting()
     // After the lines: the framing sends nothing once it said farewell.
-    writing.append(contentsOf: framing.farewell(farewell))
+    output.append(framing.farewell(farewell))
   }
 
   /// Closes at shutdown, telling a WebSocket peer why (1001) when its socket takes the frame
   /// at once: shutdown does not wait for slow peers.
   func closeForShutdown() {
     loop.assertInLoop()
-    guard !closed else { return }
+    guard !lifecycle.isClosed else { return }
     let farewell = framing.farewell(.goingAway)
-    if !farewell.isEmpty, writeOffset == writing.count {
-      _ = farewell.withUnsafeBytes { try? SocketCalls.send(descriptor, $0) }
+    if !farewell.isEmpty, output.isAllSent {
+      socket.sendNow(farewell)
     }
     close("server shutting down")
   }

@@ -35,7 +35,7 @@ extension Connection {
       case .done(let count):
         context.counters.update { $0.bytesIn += count }
         receive(UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
-        if closed { return }
+        if lifecycle.isClosed { return }
         session?.inputHandled()
         let now = ContinuousClock.now
         if !crowded { readBudget.record(read: count, took: now - last) }
@@ -48,7 +48,7 @@ extension Connection {
   }
 
   private func receive(_ bytes: UnsafeRawBufferPointer) {
-    if let compression {
+    if let compression = output.compression {
       do {
         try compression.inflate(bytes) { decode($0) }
       } catch {
@@ -62,14 +62,16 @@ extension Connection {
     let before = framing
     let consumed = decode(bytes)
     // A `compress` request switched the rest of this read to deflate, or an upgrade to frames.
-    if consumed < bytes.count, !closed, compression != nil || framing !== before {
+    if consumed < bytes.count, !lifecycle.isClosed,
+      output.compression != nil || framing !== before
+    {
       receive(UnsafeRawBufferPointer(rebasing: bytes[consumed...]))
     }
   }
 
   @discardableResult
   private func decode(_ bytes: UnsafeRawBufferPointer) -> Int {
-    guard !closed else { return bytes.count }
+    guard !lifecycle.isClosed else { return bytes.count }
     return framing.decode(bytes, to: session)
   }
 
@@ -78,14 +80,14 @@ extension Connection {
   func finishAfterPeerClosed() {
     loop.assertInLoop()
     session?.unsubscribeAll()
-    peerClosed = true
+    _ = lifecycle.peerSentEndOfStream()
     do {
-      try loop.modify(descriptor, events: EPOLLOUT.rawValue)
+      try socket.watchWritableOnly(on: loop)
     } catch {
       return close("closed by peer")
     }
     flush()
-    guard !closed else { return }
+    guard !lifecycle.isClosed else { return }
     // A client that never reads again must not hold the socket open for ever.
     schedule(in: settings.halfCloseGrace) { [self] in
       close("closed by peer; unsent replies dropped")

@@ -37,17 +37,15 @@ extension Connection: SessionOutput {
 
   func finish(_ reason: String) {
     loop.assertInLoop()
-    guard !closed, finishing == nil else { return }
+    guard lifecycle.finish(reason) else { return }
     // The session ends only for a policy (a wrong token, no token in time); a framing that
     // tells its peer why does so after the error line.
     queueFarewell(.policyViolation)
-    finishing = reason
     // No more requests are handled, but what the client still sends is read and discarded
     // until the half-close: a close with unread input would be a reset, which destroys the
     // last lines before the client reads them. A client that neither reads them nor closes
     // is closed anyway.
-    let reading = peerClosed ? 0 : EPOLLIN.rawValue | EPOLLRDHUP.rawValue
-    try? loop.modify(descriptor, events: reading | EPOLLOUT.rawValue)
+    socket.watchWhileFinishing(readingInput: !lifecycle.peerClosed, on: loop)
     watchingWritable = true
     schedule(in: settings.halfCloseGrace) { [self] in close(reason) }
     flush()
@@ -55,7 +53,7 @@ extension Connection: SessionOutput {
 
   func schedule(in delay: Duration, _ task: @escaping () -> Void) {
     loop.assertInLoop()
-    guard !closed else { return }
+    guard !lifecycle.isClosed else { return }
     var timer: LoopTimer?
     timer = loop.schedule(in: delay) { [self] in
       if let timer { timers.remove(timer) }

@@ -16,10 +16,8 @@ extension Connection: RingWriter {
   func writeNow() {
     loop.assertInLoop()
     while prepareWrite() {
-      let sent = writing.withUnsafeBytes { bytes in
-        Result { () throws(SystemError) in
-          try SocketCalls.send(descriptor, UnsafeRawBufferPointer(rebasing: bytes[writeOffset...]))
-        }
+      let sent = output.withUnsentBytes { bytes in
+        Result { () throws(SystemError) in try SocketCalls.send(descriptor, bytes) }
       }
       guard wrote(sent) else { return }
     }
@@ -30,19 +28,17 @@ extension Connection: RingWriter {
   /// watching for room, and returns `false`.
   func prepareWrite() -> Bool {
     loop.assertInLoop()
-    while !closed {
-      guard writeOffset == writing.count else { return true }
-      writeOffset = 0
-      takeFromOutbox()
-      guard writing.isEmpty else { return true }
+    while !lifecycle.isClosed {
+      guard output.isAllSent else { return true }
+      let taken = output.refill(from: outbox, framing: framing)
+      if taken > 0 { context.counters.update { $0.bytesOutUncompressed += taken } }
+      guard output.isAllSent else { return true }
       if outbox.finishFlushIfIdle(inFlight: 0) {
-        if peerClosed {
-          close(finishing ?? "closed by peer")
-        } else if finishing != nil || draining {
-          // Half-closes, then reads the client's input to its end before closing.
-          sendEndOfStream()
-        } else {
-          watchWritable(false)
+        switch lifecycle.state {
+        case .peerClosed(let reason): close(reason ?? "closed by peer")
+        // Half-closes, then reads the client's input to its end before closing.
+        case .draining, .finishing: sendEndOfStream()
+        case .open, .closed: watchWritable(false)
         }
         return false
       }
@@ -52,7 +48,7 @@ extension Connection: RingWriter {
 
   /// Calls `body` with the bytes ``prepareWrite()`` readied.
   func withUnsentBytes<Value>(_ body: (UnsafeRawBufferPointer) -> Value) -> Value {
-    writing.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[writeOffset...])) }
+    output.withUnsentBytes(body)
   }
 
   /// Takes one send's outcome: keeps the rest of a partial send, watches for room when the
@@ -61,11 +57,11 @@ extension Connection: RingWriter {
     loop.assertInLoop()
     switch sent {
     case .success(.done(let count)):
-      writeOffset += count
+      output.sent(count)
       context.counters.update { $0.bytesOut += count }
       return true
     case .success(.wouldBlock):
-      _ = outbox.finishFlushIfIdle(inFlight: writing.count - writeOffset)
+      _ = outbox.finishFlushIfIdle(inFlight: output.unsentCount)
       watchWritable(true)
       return false
     case .failure(let error):
@@ -93,57 +89,25 @@ extension Connection: RingWriter {
       throw ProtocolError(.unsupported, "compression unavailable: \(error)")
     }
     moveQueuedLinesToWriting()
-    writing.append(contentsOf: reply)
+    output.append(reply)
     context.counters.update { $0.bytesOutUncompressed += reply.count }
-    compression = codec
+    output.compression = codec
     flush()
-  }
-
-  /// Drops what was fully written, so bytes appended to `writing` start a fresh buffer.
-  func compactWriting() {
-    guard writeOffset == writing.count else { return }
-    writing.removeAll(keepingCapacity: true)
-    writeOffset = 0
   }
 
   /// Moves the lines the outbox holds, framed, behind what is being written, so that bytes
   /// appended next (the `compress` reply, a WebSocket close) follow every line queued before.
   func moveQueuedLinesToWriting() {
     loop.assertInLoop()
-    compactWriting()
-    outbox.take(replacingWith: &plain, inFlight: writing.count - writeOffset)
-    guard !plain.isEmpty else { return }
-    context.counters.update { $0.bytesOutUncompressed += plain.count }
-    plain.withUnsafeBytes { framing.encode($0, to: &writing) }
-  }
-
-  /// Moves what the outbox holds into `writing`, framed and compressed as the connection is.
-  private func takeFromOutbox() {
-    if writing.capacity > 1 << 20 { writing = [] }
-    if compression == nil, framing.sendsLinesUnchanged {
-      outbox.take(replacingWith: &writing, inFlight: 0)
-      if !writing.isEmpty { context.counters.update { $0.bytesOutUncompressed += writing.count } }
-      return
-    }
-    outbox.take(replacingWith: &plain, inFlight: 0)
-    writing.removeAll(keepingCapacity: true)
-    guard !plain.isEmpty else { return }
-    context.counters.update { $0.bytesOutUncompressed += plain.count }
-    plain.withUnsafeBytes { lines in
-      if let compression {
-        compression.deflate(lines, appendingTo: &writing)
-      } else {
-        framing.encode(lines, to: &writing)
-      }
-    }
+    let moved = output.moveQueuedLines(from: outbox, framing: framing)
+    if moved > 0 { context.counters.update { $0.bytesOutUncompressed += moved } }
   }
 
   private func watchWritable(_ watch: Bool) {
-    guard watch != watchingWritable, !peerClosed, finishing == nil else { return }
+    guard watch != watchingWritable, lifecycle.watchesWritabilityOnDemand else { return }
     watchingWritable = watch
-    let events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue | (watch ? EPOLLOUT.rawValue : 0)
     do {
-      try loop.modify(descriptor, events: events)
+      try socket.watch(writable: watch, on: loop)
     } catch {
       close("cannot watch socket: \(error)")
     }
@@ -152,31 +116,22 @@ extension Connection: RingWriter {
   /// Tells the client why, if its socket takes it, and closes.
   func closeAsSlowConsumer() {
     loop.assertInLoop()
-    guard !closed else { return }
+    guard !lifecycle.isClosed else { return }
     context.warnings.warn(
       .slowConsumer, "closing slow consumer",
       metadata: ["peer": "\(peer)", "queued_limit": "\(settings.maxQueuedBytes)"])
     let line = ReplyEncoder.notice(
       ProtocolError(.slowConsumer, "more than \(settings.maxQueuedBytes) bytes queued"))
-    var notice: [UInt8] = []
-    if let compression {
-      // Compressed output is one stream: the notice can only follow what was fully written.
-      guard writeOffset == writing.count else { return close("slow consumer") }
-      line.withUnsafeBytes { compression.deflate($0, appendingTo: &notice) }
-    } else if framing.sendsLinesUnchanged {
-      // Finish the line being written, if the socket takes it, so the notice starts a line.
-      if writeOffset < writing.count {
-        notice = writing[writeOffset...].prefix { $0 != 0x0A } + [0x0A]
-      }
-      notice += line
-    } else {
-      // A framing that says goodbye (WebSocket) does so after the notice, once written.
-      if finishAsSlowConsumer(notice: line) { return }
-      // A frame cut short cannot be finished: the notice goes out only between frames.
-      guard writeOffset == writing.count else { return close("slow consumer") }
-      line.withUnsafeBytes { framing.encode($0, to: &notice) }
+    // A framing that says goodbye (WebSocket) does so after the notice, once written.
+    if output.compression == nil, !framing.sendsLinesUnchanged,
+      finishAsSlowConsumer(notice: line)
+    {
+      return
     }
-    _ = notice.withUnsafeBytes { try? SocketCalls.send(descriptor, $0) }
+    guard let notice = output.slowConsumerNotice(line, framing: framing) else {
+      return close("slow consumer")
+    }
+    socket.sendNow(notice)
     close("slow consumer")
   }
 }

@@ -26,7 +26,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
     framing: any Framing
   ) {
     self.slots = slots
-    self.descriptor = descriptor
+    socket = ConnectionSocket(descriptor: descriptor)
     self.peer = peer
     self.home = home
     loop = home.loop
@@ -87,7 +87,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
       return
     }
     do {
-      try loop.register(descriptor, events: EPOLLIN.rawValue | EPOLLRDHUP.rawValue, handler: self)
+      try socket.register(on: loop, handler: self)
     } catch {
       context.logger.warning(
         "cannot watch connection", metadata: ["peer": "\(peer)", "error": "\(error)"])
@@ -104,7 +104,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
   /// At open for line transports; at the upgrade for WebSocket.
   func startSession() {
     loop.assertInLoop()
-    guard session == nil, !closed else { return }
+    guard session == nil, !lifecycle.isClosed else { return }
     // The observer holds the connection; the session holds the observer until it ends, and the
     // connection drops the session when it closes, which breaks the cycle.
     let observer = StreamObserver { [self] lines in deliver(lines) }
@@ -124,24 +124,23 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
   func descriptorReady(_ events: UInt32) {
     loop.assertInLoop()
     let failed = events & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0
-    if peerClosed || finishing != nil {
+    let readable = events & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue) != 0
+    switch lifecycle.state {
+    case .open:
+      if failed || readable { readAvailable() }
+      if !lifecycle.isClosed, events & EPOLLOUT.rawValue != 0 { flush() }
+    case .peerClosed, .finishing:
       // Written now, not with the turn's batch: a failed socket closes right after.
       if failed { writeNow() } else if events & EPOLLOUT.rawValue != 0 { flush() }
-      if failed { return close(finishing ?? "reset by peer") }
-      if !peerClosed, !closed, events & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue) != 0 {
-        discardInput()
-      }
-      return
-    }
-    if draining {
+      if failed { return close(lifecycle.finishReason ?? "reset by peer") }
+      if case .finishing = lifecycle.state, readable { discardInput() }
+    case .draining:
       if events & EPOLLOUT.rawValue != 0 { flush() }
-      if !closed, failed || events & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue) != 0 {
-        discardInput()
-      }
+      if !lifecycle.isClosed, failed || readable { discardInput() }
+    case .closed:
+      // Unreachable: the loop forgets a closed connection's descriptor.
       return
     }
-    if failed || events & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue) != 0 { readAvailable() }
-    if !closed, events & EPOLLOUT.rawValue != 0 { flush() }
   }
 
   /// Ends the session: what was read is published, and every subscription's disconnect runs.
@@ -151,17 +150,13 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
     session = nil
   }
 
-  /// Closes the socket and ends the session, once.
+  /// Closes the socket and ends the session, once, however the connection ends.
   func close(_ reason: String) {
     loop.assertInLoop()
-    guard !closed else { return }
-    closed = true
-    home.heapTrim.released(
-      outbox.queuedBytes + writing.capacity + plain.capacity
-        + (compression == nil ? 0 : HeapTrim.compressionBytes))
+    guard lifecycle.close(reason) else { return }
+    home.heapTrim.released(outbox.queuedBytes + output.heldBytes)
     outbox.close()
-    loop.deregister(descriptor)
-    Glibc.close(descriptor)
+    socket.close(on: loop)
     for timer in timers { loop.cancel(timer) }
     timers.removeAll()
     framing.connectionClosed()
@@ -174,27 +169,24 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
 
   // MARK: State shared with the writing side
 
-  let descriptor: Int32
+  /// The socket, and what the loop watches on it.
+  let socket: ConnectionSocket
+  /// The socket's descriptor.
+  var descriptor: Int32 { socket.descriptor }
   let outbox: Outbox
   let settings: ConnectionSettings
   let context: SessionContext
   /// How bytes become lines; replaced once, at a WebSocket upgrade.
   var framing: any Framing
-  var compression: WireCompression?
-  var writing: [UInt8] = []
-  var plain: [UInt8] = []
-  var writeOffset = 0
+  /// The bytes being written, framed and compressed.
+  var output = OutgoingBytes()
+  /// Whether the loop reports when the socket has room (`EPOLLOUT`).
   var watchingWritable = false
+  /// Set while the connection waits for its loop's send ring (see ``RingWriter``).
   var awaitingRing = false
-  private(set) var closed = false
-  /// The client closed its side; what was queued still goes out.
-  var peerClosed = false
-  /// Set by ``drain(within:)``: requests are no longer read.
-  var draining = false
-  /// Set once the connection half-closed while draining.
-  var sentEndOfStream = false
-  /// Set by ``finish(_:)``: the connection closes once everything queued is written.
-  var finishing: String?
+  /// Where the connection is in its life. Each change is a ``ConnectionLifecycle`` method,
+  /// called from the connection's files alone.
+  var lifecycle = ConnectionLifecycle()
   /// The loop the connection lives on, with what its connections share there.
   let home: ConnectionLoop
   /// How much the connection reads in one turn of its loop.

@@ -4,11 +4,13 @@ import NATS
 
 /// Connecting to a NATS server: the next one of the pool, resolved and connected off the
 /// loop. Loop only.
-extension ClusterLink {
+extension ClusterConnection {
   /// Opens a socket to the next server, after the back-off once every server failed in a row.
   func connectNext() {
-    guard !stopped, let loop else { return }
-    let attempt = state.withLock { $0.session.servers.nextAttempt(policy: policy, using: &random) }
+    guard !stopped, let loop = link.loop else { return }
+    let attempt = link.state.withLock {
+      $0.session.servers.nextAttempt(policy: policy, using: &random)
+    }
     guard attempt.delay > .zero else { return open(attempt.server) }
     reconnectTimer = loop.schedule(in: attempt.delay) { [self] in open(attempt.server) }
   }
@@ -16,7 +18,7 @@ extension ClusterLink {
   /// Resolves and connects on a thread of its own: `getaddrinfo` may wait for DNS and an
   /// address may not answer, and neither may hold up the loop's clients.
   private func open(_ server: NATSServerURL) {
-    guard !stopped, let loop else { return }
+    guard !stopped, let loop = link.loop else { return }
     do throws(SystemError) {
       try LoopThread.start(name: "obs-nats-conn") { [self] in
         let result: Result<Int32, SystemError>
@@ -36,7 +38,7 @@ extension ClusterLink {
   private func opened(_ result: Result<Int32, SystemError>, to server: NATSServerURL) {
     do throws(SystemError) {
       let fd = try result.get()
-      guard !stopped, let loop else {
+      guard !stopped, let loop = link.loop else {
         Glibc.close(fd)
         return
       }
@@ -44,13 +46,13 @@ extension ClusterLink {
       try loop.register(
         descriptor, events: EPOLLIN.rawValue | EPOLLRDHUP.rawValue, handler: self)
       watchingWritable = false
-      state.withLock { $0.session.connectionOpened(to: server, now: .now) }
+      link.state.withLock { $0.session.connectionOpened(to: server, now: .now) }
     } catch {
-      logger.warning(
+      link.logger.warning(
         "cluster connection failed", metadata: ["server": "\(server)", "error": "\(error)"])
       if descriptor >= 0 { Glibc.close(descriptor) }
       descriptor = -1
-      state.withLock { $0.session.servers.attemptFailed() }
+      link.state.withLock { $0.session.servers.attemptFailed() }
       connectNext()
     }
   }
