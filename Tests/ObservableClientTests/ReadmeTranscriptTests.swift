@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Locking
+import TestSupport
 import Testing
 
 /// The README's `observable` transcript, run command by command against a fresh server, as a
@@ -64,7 +65,7 @@ struct ReadmeTranscriptTests {
   @Test("each command prints what the README shows")
   func transcriptHolds() throws {
     let server = try LocalServer()
-    let bin = ChildProcess.executable("observable").deletingLastPathComponent().path
+    let bin = BuiltProduct.url("observable").deletingLastPathComponent().path
     for step in try Self.transcript() {
       let output = try ShellCommand(
         step.command, path: bin, environment: ["OBSERVABLE_SERVER": server.address]
@@ -103,11 +104,11 @@ struct ShellCommand {
       if data.isEmpty { handle.readabilityHandler = nil }
     }
     try process.run()
-    if !eventuallyBlocking(timeout: .seconds(20), { !process.isRunning }) {
+    if !eventually(timeout: .seconds(20), { !process.isRunning }) {
       kill(process.processIdentifier, SIGKILL)
     }
     process.waitUntilExit()
-    _ = eventuallyBlocking(timeout: .seconds(2)) { collected.withLock { $0.ended } }
+    _ = eventually(timeout: .seconds(2)) { collected.withLock { $0.ended } }
     output = collected.withLock { String(decoding: $0.data, as: UTF8.self) }
   }
 }
