@@ -5,7 +5,7 @@ let package = Package(
   name: "IndefiniteObservable",
   products: [
     .library(name: "IndefiniteObservable", targets: ["IndefiniteObservable"]),
-    .library(name: "ObservableServer", targets: ["ObservableServer"]),
+    .library(name: "ObservableServer", targets: ["ObservableServer", "ObservableWire"]),
     .library(name: "ObservableClient", targets: ["ObservableClient"]),
     .executable(name: "observable", targets: ["observable"]),
     .executable(name: "observable-server", targets: ["observable-server"]),
@@ -35,11 +35,15 @@ let package = Package(
     // The NATS client protocol and the JetStream API, without I/O, for clustering.
     .target(name: "NATS"),
 
+    // The wire protocol: the JSON scanner, request parsing, every line's encoder, stream names
+    // and patterns. Bytes in, bytes out: no sockets, no threads. See Docs/architecture.md.
+    .target(name: "ObservableWire"),
+
     .target(
       name: "ObservableServer",
       dependencies: [
         "IndefiniteObservable", "Locking", "CLinux", "CZlib", "CSystemd", "WebSocket", "NATS",
-        "ObservableVersion",
+        "ObservableVersion", "ObservableWire",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -96,7 +100,7 @@ let package = Package(
       name: "ObservableServerTests",
       dependencies: [
         "ObservableServer", "IndefiniteObservable", "Locking", "CZlib", "WebSocket", "TestSupport",
-        "ObservableVersion", .product(name: "Logging", package: "swift-log"),
+        "ObservableVersion", "ObservableWire", .product(name: "Logging", package: "swift-log"),
       ],
       exclude: ["Scripts"]
     ),
@@ -110,7 +114,7 @@ let package = Package(
     .testTarget(
       name: "ObservableClientTests",
       dependencies: [
-        "ObservableClient", "ObservableServer", "IndefiniteObservable", "Locking",
+        "ObservableClient", "ObservableServer", "ObservableWire", "IndefiniteObservable", "Locking",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),

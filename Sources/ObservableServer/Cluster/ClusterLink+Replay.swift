@@ -1,4 +1,5 @@
 import NATS
+import ObservableWire
 
 /// The retained values of a pattern, through an ephemeral `last_per_subject` consumer (2.9.10
 /// has no multi-subject get), and clearing a retained value. Loop only.

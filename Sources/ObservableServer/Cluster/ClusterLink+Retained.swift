@@ -1,4 +1,5 @@
 import NATS
+import ObservableWire
 
 /// Retained values through JetStream: storing them, reading them back for new subscribers,
 /// and the stream that holds them.

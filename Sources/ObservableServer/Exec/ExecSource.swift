@@ -1,6 +1,7 @@
 import Dispatch
 import Locking
 import Logging
+import ObservableWire
 
 /// A stream whose values are the output lines of a command, run while the stream has
 /// observers.

@@ -1,3 +1,5 @@
+import ObservableWire
+
 /// Publishes without an `id` to the topic a connection published to last, collected while one
 /// read is handled and delivered together when it ends.
 ///

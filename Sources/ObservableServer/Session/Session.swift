@@ -1,5 +1,6 @@
 import IndefiniteObservable
 import Logging
+import ObservableWire
 
 /// The protocol state of one connection: its subscriptions, whether it has authenticated, and
 /// the handling of each request. Used on the connection's loop thread only.

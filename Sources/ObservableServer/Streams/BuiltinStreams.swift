@@ -1,3 +1,5 @@
+import ObservableWire
+
 /// The streams every server has.
 enum BuiltinStreams {
   /// The `clock` stream: the current time as an ISO 8601 UTC string, once per second.

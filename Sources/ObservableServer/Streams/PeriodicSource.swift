@@ -1,4 +1,5 @@
 import Locking
+import ObservableWire
 
 /// A built-in stream that sends each observer a fresh value right after it subscribes, and then
 /// every observer the same value once per interval, from one timer on an event loop.

@@ -1,3 +1,5 @@
+import ObservableWire
+
 /// The registry's side of clustering: subscriptions that wait for retained values from
 /// JetStream, and values from other nodes.
 extension StreamRegistry {

@@ -1,3 +1,5 @@
+import ObservableWire
+
 /// What `list` answers: the streams by kind and name, filtered and in pages.
 ///
 /// A page costs O(log n + what it looks at), not O(n): topics are read in name order from

@@ -1,5 +1,6 @@
 import IndefiniteObservable
 import Locking
+import ObservableWire
 
 /// All streams by name: the fixed ones (built-in and exec) and the topics clients make.
 ///

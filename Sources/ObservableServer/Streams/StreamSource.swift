@@ -1,3 +1,5 @@
+import ObservableWire
+
 /// What produces the values of a read-only stream: the built-in `clock` and `stats`, and
 /// `--exec` commands.
 ///

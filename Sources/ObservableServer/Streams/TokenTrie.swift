@@ -1,3 +1,5 @@
+import ObservableWire
+
 /// Values keyed by stream names or patterns, stored token by token, in the manner of NATS's
 /// sublist.
 ///

@@ -1,4 +1,5 @@
 import Locking
+import ObservableWire
 
 /// The state of one topic: its observers and its retained value.
 ///

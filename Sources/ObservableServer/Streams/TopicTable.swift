@@ -1,3 +1,5 @@
+import ObservableWire
+
 /// The ``StreamRegistry``'s lock-protected part: the topics, by name and in a trie of names, and
 /// the pattern subscriptions, in a trie of patterns.
 ///

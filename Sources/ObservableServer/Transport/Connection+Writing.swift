@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import ObservableWire
 
 /// The writing side: outbox to framing to compression to socket. Loop thread only.
 extension Connection: RingWriter {

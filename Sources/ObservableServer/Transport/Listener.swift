@@ -1,6 +1,7 @@
 import CLinux
 import Glibc
 import Logging
+import ObservableWire
 import WebSocket
 
 /// A listening socket on the first event loop that accepts clients and spreads them over all

@@ -4,6 +4,7 @@ import Glibc
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 /// `compress` over real sockets, with `Scripts/compressed_client.py` (Python's zlib, sharing
 /// no code with the server) as the compressed client and plain ``LineClient``s beside it.

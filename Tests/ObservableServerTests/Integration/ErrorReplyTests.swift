@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 @Suite("Error replies", .timeLimit(.minutes(1)))
 struct ErrorReplyTests {

@@ -2,6 +2,7 @@ import IndefiniteObservable
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 /// Concurrent publishers to one topic while other threads subscribe and unsubscribe.
 @Suite(.timeLimit(.minutes(1)))

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 /// A publisher's remembered topic: used while it is in use, never after it was dropped.
 @Suite(.timeLimit(.minutes(1)))

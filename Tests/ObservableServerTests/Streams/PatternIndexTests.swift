@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 /// The pattern index's cache of matches per name: it must answer as the trie would after any
 /// sequence of subscriptions, and stay bounded.

@@ -3,6 +3,7 @@ import IndefiniteObservable
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 /// The registry's guarantees with patterns while threads race: one order for every subscriber
 /// of a topic, direct or through a pattern, as the topic comes and goes; retained value first,

@@ -2,6 +2,7 @@ import IndefiniteObservable
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 /// Pattern subscriptions through the index: `"sub"` on their deliveries, encoding once per
 /// pattern, `list(matching:)`, and the index emptied as subscriptions leave.

@@ -2,6 +2,7 @@ import IndefiniteObservable
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 /// Topics, patterns and retained values in the registry, with the counters they move.
 @Suite(.timeLimit(.minutes(1)))

@@ -4,8 +4,8 @@
 /// Command words are case-insensitive, and `sub`, `unsub` and `pub` stand for `subscribe`,
 /// `unsubscribe` and `publish`, as people type them at a terminal. A published value is the
 /// rest of the line: JSON if it parses as JSON, otherwise a string.
-enum ShorthandParser {
-  static func parse<Output>(
+package enum ShorthandParser {
+  package static func parse<Output>(
     _ line: UnsafeRawBufferPointer,
     _ body: (Request) throws(RequestRejection) -> Output
   ) throws(RequestRejection) -> Output {

@@ -2,19 +2,19 @@
 ///
 /// `*` matches exactly one token; a final `>` matches one or more trailing tokens. A pattern
 /// without wildcards matches only the identical name.
-struct TopicPattern: Sendable, Hashable {
+package struct TopicPattern: Sendable, Hashable {
   /// The pattern as the client wrote it.
-  let text: String
+  package let text: String
   private let tokens: [Substring]
 
   /// Wraps an already validated pattern.
-  init(_ text: String) {
+  package init(_ text: String) {
     self.text = text
     tokens = text.split(separator: ".", omittingEmptySubsequences: false)
   }
 
   /// Whether `name`, a concrete topic name, matches this pattern.
-  func matches(_ name: String) -> Bool {
+  package func matches(_ name: String) -> Bool {
     var nameTokens = name.split(separator: ".", omittingEmptySubsequences: false)[...]
     for token in tokens {
       if token == ">" { return !nameTokens.isEmpty }

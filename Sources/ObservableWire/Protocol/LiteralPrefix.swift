@@ -1,11 +1,10 @@
-import Glibc
-
 extension UnsafeRawBufferPointer {
   /// Whether the bytes from `offset` on begin with `literal`'s bytes.
   ///
   /// One `memcmp`: the generic `starts(with:)` compares element by element, which showed up on
   /// the publish path.
-  func hasPrefix(_ literal: StaticString, at offset: Int = 0) -> Bool {
+  @inlinable
+  package func hasPrefix(_ literal: StaticString, at offset: Int = 0) -> Bool {
     let length = literal.utf8CodeUnitCount
     guard offset >= 0, count - offset >= length else { return false }
     guard length > 0 else { return true }
@@ -18,8 +17,8 @@ extension UnsafeRawPointer {
   ///
   /// Eight bytes at a time, inline: the request prefixes and names compared on the publish
   /// path are 5 to 30 bytes, where a call to `memcmp` cost more than the comparing.
-  @inline(__always)
-  func bytesEqual(_ other: UnsafeRawPointer, count: Int) -> Bool {
+  @inlinable @inline(__always)
+  package func bytesEqual(_ other: UnsafeRawPointer, count: Int) -> Bool {
     guard count >= 8 else {
       for index in 0..<count
       where load(fromByteOffset: index, as: UInt8.self)
@@ -38,8 +37,8 @@ extension UnsafeRawPointer {
     return word(at: count - 8) == other.word(at: count - 8)
   }
 
-  @inline(__always)
-  private func word(at offset: Int) -> UInt64 {
+  @usableFromInline @inline(__always)
+  func word(at offset: Int) -> UInt64 {
     loadUnaligned(fromByteOffset: offset, as: UInt64.self)
   }
 }

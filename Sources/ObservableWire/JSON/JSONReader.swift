@@ -5,16 +5,16 @@
 /// most ``JSONScanner/maximumDepth`` levels instead of exhausting the thread's stack. The stack
 /// lives in caller-provided memory so a scan performs no heap allocation unless members are
 /// collected.
-struct JSONReader {
+package struct JSONReader {
   /// Number of 64-bit words needed for one nesting bit per permitted level.
   static let nestingWords = (JSONScanner.maximumDepth + 63) / 64
 
   /// Start of the scanned buffer; all offsets, including error offsets, are relative to it.
-  let base: UnsafeRawPointer
+  package let base: UnsafeRawPointer
   /// Length of the buffer: nothing at or past it is ever read.
-  let end: Int
+  package let end: Int
   /// Offset of the next byte to examine.
-  var index = 0
+  package var index = 0
 
   /// One bit per open container, set for objects; must hold ``nestingWords`` zeroed words.
   private let nesting: UnsafeMutablePointer<UInt64>
@@ -29,7 +29,7 @@ struct JSONReader {
   private var memberKind = JSONValueKind.null
 
   /// Prepares to scan `count` bytes at `base`, keeping container kinds in `nesting`.
-  init(base: UnsafeRawPointer, count: Int, nesting: UnsafeMutablePointer<UInt64>) {
+  package init(base: UnsafeRawPointer, count: Int, nesting: UnsafeMutablePointer<UInt64>) {
     self.base = base
     self.end = count
     self.nesting = nesting
@@ -45,7 +45,7 @@ struct JSONReader {
   /// Reads through the raw pointer rather than a typed one, so the buffer's memory binding does
   /// not matter; callers check `offset < end` first.
   @inline(__always)
-  func byte(at offset: Int) -> UInt8 {
+  package func byte(at offset: Int) -> UInt8 {
     base.load(fromByteOffset: offset, as: UInt8.self)
   }
 

@@ -4,32 +4,35 @@ extension [UInt8] {
   /// `append(contentsOf:)` of an `UnsafeRawBufferPointer` copies byte by byte (the raw buffer
   /// has no contiguous-copy fast path), which was the largest user-space entry of the publish
   /// path; a typed buffer of the same memory is copied at once.
-  @inline(__always)
-  mutating func append(bytes: UnsafeRawBufferPointer) {
+  @inlinable @inline(__always)
+  package mutating func append(bytes: UnsafeRawBufferPointer) {
     bytes.withMemoryRebound(to: UInt8.self) { append(contentsOf: $0) }
   }
 
   /// Appends another array's bytes without retaining it, as `append(contentsOf:)` would.
-  @inline(__always)
-  mutating func append(bytesOf other: borrowing [UInt8]) {
+  @inlinable @inline(__always)
+  package mutating func append(bytesOf other: borrowing [UInt8]) {
     other.withUnsafeBytes { append(bytes: $0) }
   }
 
   /// Appends a literal's bytes with one copy; appending a `String.UTF8View` walks it instead,
   /// which showed up on the publish path.
-  mutating func append(literal: StaticString) {
+  @inlinable
+  package mutating func append(literal: StaticString) {
     append(
       bytes: UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
   }
 
   /// Appends a string's UTF-8 bytes with one copy.
-  mutating func append(utf8 text: String) {
+  @inlinable
+  package mutating func append(utf8 text: String) {
     var text = text
     text.withUTF8 { append(bytes: UnsafeRawBufferPointer($0)) }
   }
 
   /// Appends `value` in decimal without making a `String`.
-  mutating func append(decimal value: Int) {
+  @inlinable
+  package mutating func append(decimal value: Int) {
     if value < 0 { append(UInt8(ascii: "-")) }
     var magnitude = value.magnitude
     var digits: (UInt64, Int) = (0, 0)  // reversed digits packed 4 bits each, and their count

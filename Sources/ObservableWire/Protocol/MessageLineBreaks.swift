@@ -9,10 +9,10 @@ import Glibc
 /// and a TCP subscriber still gets one line per value. The length does not change, so the
 /// message is rewritten in place. A raw line break inside a string is left alone for the
 /// JSON reader to refuse (`bad_request`), since it is not JSON.
-enum MessageLineBreaks {
+package enum MessageLineBreaks {
   /// Drops one trailing line break from `message` and turns the others outside strings into
   /// spaces. Costs a scan for `\n` and `\r` only, unless there is one.
-  static func normalize(_ message: inout [UInt8]) {
+  package static func normalize(_ message: inout [UInt8]) {
     if message.last == 0x0A {
       message.removeLast()
       if message.last == 0x0D { message.removeLast() }

@@ -4,14 +4,14 @@
 /// `String`s only for object keys and for values a caller explicitly decodes. That keeps the
 /// per-line cost to one linear pass whose only heap allocations are the member array and any key
 /// too long to be stored inline in a `String`.
-enum JSONScanner {
+package enum JSONScanner {
   /// The deepest container nesting accepted. Legitimate requests are shallow; the limit bounds the
   /// work a hostile client can demand and matches common parsers, including Foundation's.
   static let maximumDepth = 512
 
   /// Validates exactly one JSON value (RFC 8259) surrounded by optional whitespace; returns the
   /// byte range of the value itself (whitespace trimmed) and its kind.
-  static func scanValue(
+  package static func scanValue(
     _ bytes: UnsafeRawBufferPointer
   ) throws(JSONSyntaxError) -> (range: Range<Int>, kind: JSONValueKind) {
     try scan(bytes, collectMembers: false).document

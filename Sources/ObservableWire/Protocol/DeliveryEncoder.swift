@@ -3,9 +3,9 @@
 ///
 /// A value is encoded once per publish and the same bytes go to every subscriber; through
 /// patterns, once more per distinct pattern.
-enum DeliveryEncoder {
+package enum DeliveryEncoder {
   /// Encodes raw, already validated JSON `value` for the stream `name`.
-  static func line(stream name: String, rawValue value: UnsafeRawBufferPointer) -> [UInt8] {
+  package static func line(stream name: String, rawValue value: UnsafeRawBufferPointer) -> [UInt8] {
     var line = prefix(stream: name, reserving: value.count + 2)
     appendEnd(rawValue: value, to: &line)
     return line
@@ -13,7 +13,7 @@ enum DeliveryEncoder {
 
   /// The start of every line of the stream `name`, `{"stream":NAME,"value":`, which the lines
   /// of a batch share (``append(rawValue:after:to:)``), with room for `extra` more bytes.
-  static func prefix(stream name: String, reserving extra: Int = 0) -> [UInt8] {
+  package static func prefix(stream name: String, reserving extra: Int = 0) -> [UInt8] {
     var prefix: [UInt8] = []
     prefix.reserveCapacity(name.utf8.count + 22 + extra)
     prefix.append(literal: streamKey)
@@ -24,7 +24,7 @@ enum DeliveryEncoder {
   }
 
   /// The length of ``prefix(stream:reserving:)``, without making it.
-  static func prefixLength(stream name: String) -> Int {
+  package static func prefixLength(stream name: String) -> Int {
     streamKey.utf8CodeUnitCount + name.utf8.count + valueKey.utf8CodeUnitCount
   }
 
@@ -33,7 +33,7 @@ enum DeliveryEncoder {
 
   /// The start of every line of the stream `name` delivered through the subscription to
   /// `pattern`: `{"stream":NAME,"sub":PATTERN,"value":`.
-  static func prefix(stream name: String, sub pattern: String) -> [UInt8] {
+  package static func prefix(stream name: String, sub pattern: String) -> [UInt8] {
     var prefix: [UInt8] = []
     prefix.reserveCapacity(name.utf8.count + pattern.utf8.count + 30)
     prefix.append(literal: streamKey)
@@ -51,7 +51,9 @@ enum DeliveryEncoder {
   ///
   /// Every line ends at its first `\n`: a delivered value is validated JSON from one request
   /// line, so it holds none.
-  static func relabel(_ lines: [UInt8], droppingPrefix prefixLength: Int, adding prefix: [UInt8])
+  package static func relabel(
+    _ lines: [UInt8], droppingPrefix prefixLength: Int, adding prefix: [UInt8]
+  )
     -> [UInt8]
   {
     var out: [UInt8] = []
@@ -72,7 +74,7 @@ enum DeliveryEncoder {
 
   /// Appends the line that starts with `prefix`, the stream's ``prefix(stream:reserving:)``,
   /// and carries raw, already validated JSON `value`.
-  static func append(
+  package static func append(
     rawValue value: UnsafeRawBufferPointer, after prefix: [UInt8], to out: inout [UInt8]
   ) {
     out.append(bytesOf: prefix)
@@ -85,7 +87,7 @@ enum DeliveryEncoder {
   }
 
   /// Encodes a line of text from a source such as a process: JSON if it parses, else a string.
-  static func line(stream name: String, text: UnsafeRawBufferPointer) -> [UInt8] {
+  package static func line(stream name: String, text: UnsafeRawBufferPointer) -> [UInt8] {
     if let scanned = try? JSONScanner.scanValue(text) {
       return line(stream: name, rawValue: UnsafeRawBufferPointer(rebasing: text[scanned.range]))
     }

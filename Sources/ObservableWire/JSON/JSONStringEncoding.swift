@@ -3,19 +3,19 @@
 /// Output lines are built by appending to one `[UInt8]`, so the encoder copies runs of plain bytes
 /// in bulk and only handles the bytes RFC 8259 requires to be escaped. Non-ASCII text is emitted
 /// as UTF-8 unchanged: escaping it would only make lines longer.
-enum JSONStringEncoding {
+package enum JSONStringEncoding {
   /// Appends `text` as a JSON string literal, with quotes, to `out`.
   ///
   /// `"`, `\` and U+0000–U+001F are escaped, using the short forms `\b \f \n \r \t` where they exist
   /// and `\u00XX` otherwise. U+2028 and U+2029 are left alone because the output is JSON, not
   /// JavaScript source.
-  static func append(_ text: String, to out: inout [UInt8]) {
+  package static func append(_ text: String, to out: inout [UInt8]) {
     var text = text
     text.withUTF8 { append(utf8: UnsafeRawBufferPointer($0), to: &out) }
   }
 
   /// Appends raw bytes, known to be valid UTF-8, as a JSON string literal to `out`.
-  static func append(utf8 bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+  package static func append(utf8 bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
     reserveRoom(bytes.count &+ 2, in: &out)
     out.append(UInt8(ascii: "\""))
     if let base = bytes.baseAddress {

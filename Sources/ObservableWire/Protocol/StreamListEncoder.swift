@@ -1,13 +1,13 @@
 /// Writes the `streams` and `next` fields of a `list` reply.
-enum StreamListEncoder {
+package enum StreamListEncoder {
   /// The most streams one `list` reply holds, about 100 KB: a reply never passes what may wait
   /// for a client, however many topics there are; `next` says where the following page starts.
-  static let pageSize = 1000
+  package static let pageSize = 1000
 
   /// Appends `,"streams":[{"name":…,"kind":…,"subscribers":N},…]`, and `,"next":NAME` when
   /// more streams follow. With `localOnly` (a clustered server), each stream also says
   /// whether its values stay on this node.
-  static func append(
+  package static func append(
     _ streams: [(name: String, kind: StreamKind, subscribers: Int)], next: String?,
     localOnly: ((StreamKind) -> Bool)? = nil, to out: inout [UInt8]
   ) {

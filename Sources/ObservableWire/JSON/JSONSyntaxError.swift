@@ -2,13 +2,13 @@
 ///
 /// The offset is a byte position in the scanned buffer (the buffer's length for premature end of
 /// input) so a client can be told precisely which part of its line was rejected.
-struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
   /// Byte position of the first byte that cannot be part of a valid document.
-  let offset: Int
+  package let offset: Int
   /// Short human-readable explanation, suitable for echoing back to a client.
-  let reason: String
+  package let reason: String
 
-  var description: String { "\(reason) at byte \(offset)" }
+  package var description: String { "\(reason) at byte \(offset)" }
 }
 
 extension JSONSyntaxError {
@@ -16,7 +16,7 @@ extension JSONSyntaxError {
   ///
   /// Printable ASCII is quoted as a character because that is what a person typed; anything else is
   /// shown in hex since echoing raw control or non-UTF-8 bytes back would corrupt the reply line.
-  static func unexpected(_ byte: UInt8, at offset: Int) -> JSONSyntaxError {
+  package static func unexpected(_ byte: UInt8, at offset: Int) -> JSONSyntaxError {
     if byte > 0x20 && byte < 0x7F {
       return JSONSyntaxError(
         offset: offset, reason: "unexpected character '\(Character(Unicode.Scalar(byte)))'")

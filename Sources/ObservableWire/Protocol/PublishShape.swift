@@ -5,7 +5,7 @@
 /// and string switches are most of the cost. Anything else, including the same request with
 /// other spacing, key order or an `id`, returns `nil` and takes the general path, which gives
 /// the same result.
-enum PublishShape {
+package enum PublishShape {
   private static let prefix: StaticString = #"{"op":"publish","stream":""#
   /// The start of `prefix` that a delivery line does not share: from the key after it to the
   /// closing brace, the request reads `"stream":"NAME","value":V}`, exactly as its delivery.
@@ -13,17 +13,17 @@ enum PublishShape {
   private static let middle: StaticString = #"","value":"#
 
   /// The name and value of a line of this shape, both pointing into the line.
-  struct Parts {
+  package struct Parts {
     /// The stream's name as it was sent; it matches the name rules, so it needs no unescaping.
-    let name: UnsafeRawBufferPointer
+    package let name: UnsafeRawBufferPointer
     /// The raw, validated JSON value.
-    let value: UnsafeRawBufferPointer
+    package let value: UnsafeRawBufferPointer
     /// The line from `"stream"` to its closing brace: the delivery line of this publish
     /// without its opening brace and newline.
-    let deliveryBody: UnsafeRawBufferPointer
+    package let deliveryBody: UnsafeRawBufferPointer
 
     /// The request these parts stand for.
-    var request: Request {
+    package var request: Request {
       var request = Request(op: .publish)
       request.stream = String(decoding: name, as: UTF8.self)
       request.value = value
@@ -32,13 +32,13 @@ enum PublishShape {
   }
 
   /// The request, when `line` has exactly this shape with a valid name and a valid JSON value.
-  static func match(_ line: UnsafeRawBufferPointer) -> Request? {
+  package static func match(_ line: UnsafeRawBufferPointer) -> Request? {
     parts(of: line)?.request
   }
 
   /// The name and value, when `line` has exactly this shape with a valid name and a valid JSON
   /// value; the session batches such a publish without making a `String` or a ``Request``.
-  static func parts(of line: UnsafeRawBufferPointer) -> Parts? {
+  package static func parts(of line: UnsafeRawBufferPointer) -> Parts? {
     let prefixCount = prefix.utf8CodeUnitCount
     let middleCount = middle.utf8CodeUnitCount
     guard line.count > prefixCount + middleCount + 2, line.last == UInt8(ascii: "}"),

@@ -2,17 +2,17 @@
 ///
 /// A name is tokens of `[A-Za-z0-9_-]` joined by `.`, at most 255 bytes. A pattern may also use
 /// `*` for exactly one token and `>` as its last token for one or more tokens.
-enum StreamName {
+package enum StreamName {
   /// The longest name, in bytes.
   static let maximumLength = 255
 
   /// Checks a concrete name, as used for publish.
-  static func validate(_ name: String) throws(ProtocolError) {
+  package static func validate(_ name: String) throws(ProtocolError) {
     try check(name, allowWildcards: false)
   }
 
   /// Checks a name or pattern, as used for subscribe; returns whether it has wildcards.
-  static func validatePattern(_ name: String) throws(ProtocolError) -> Bool {
+  package static func validatePattern(_ name: String) throws(ProtocolError) -> Bool {
     try check(name, allowWildcards: true)
   }
 

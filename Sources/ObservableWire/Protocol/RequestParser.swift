@@ -2,9 +2,9 @@
 ///
 /// A line that starts with `{` is a JSON request; any other line is the text shorthand meant for
 /// people at a terminal (`subscribe clock`, `publish room.1 hello`).
-enum RequestParser {
+package enum RequestParser {
   /// Parses `line` (without its line ending) and hands the request to `body`.
-  static func parse<Output>(
+  package static func parse<Output>(
     _ line: UnsafeRawBufferPointer,
     _ body: (Request) throws(RequestRejection) -> Output
   ) throws(RequestRejection) -> Output {

@@ -1,5 +1,5 @@
 /// The line the server sends as soon as a client connects.
-enum Greeting {
+package enum Greeting {
   /// The protocol version this server speaks.
   static let protocolVersion = 1
 
@@ -8,7 +8,7 @@ enum Greeting {
   static let features = ["sub"]
 
   /// `{"hello":"observable-server","version":…,"protocol":1,"features":[…],…}\n`
-  static func line(version: String, authRequired: Bool) -> [UInt8] {
+  package static func line(version: String, authRequired: Bool) -> [UInt8] {
     var line: [UInt8] = []
     line.append(literal: #"{"hello":"observable-server","version":"#)
     JSONStringEncoding.append(version, to: &line)

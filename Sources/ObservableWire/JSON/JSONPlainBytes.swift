@@ -3,7 +3,7 @@
 /// Request lines are dominated by string payloads, so both the scanner and the encoder spend most
 /// of their time asking "where is the next byte that needs attention?". Testing eight bytes per
 /// step with SWAR bit tricks keeps that question cheap without platform intrinsics.
-enum JSONPlainBytes {
+package enum JSONPlainBytes {
   private static let ones: UInt64 = 0x0101_0101_0101_0101
   private static let highBits: UInt64 = 0x8080_8080_8080_8080
 

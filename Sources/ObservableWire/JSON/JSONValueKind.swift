@@ -2,7 +2,7 @@
 ///
 /// Callers use it to decide how to interpret a raw value range without re-parsing it, for example
 /// to reject a request whose `"stream"` member is not a string before decoding anything.
-enum JSONValueKind: Sendable, Equatable {
+package enum JSONValueKind: Sendable, Equatable {
   case object
   case array
   case string

@@ -4,9 +4,9 @@
 /// Such a client waits for an HTTP response that never comes, while each header line it sent
 /// would get an `unknown_op` error of its own. The session answers the request line once and
 /// ends the connection instead.
-enum MisdirectedHTTP {
+package enum MisdirectedHTTP {
   /// Whether `line` (without its line ending) is an HTTP/1 request line.
-  static func isRequestLine(_ line: UnsafeRawBufferPointer) -> Bool {
+  package static func isRequestLine(_ line: UnsafeRawBufferPointer) -> Bool {
     // The method: an uppercase token, as every registered method is.
     var index = 0
     while index < line.count, index < 16, isUppercase(line[index]) { index += 1 }
@@ -23,7 +23,7 @@ enum MisdirectedHTTP {
   }
 
   /// The answer: what the port speaks, and where HTTP is served.
-  static let error = ProtocolError(
+  package static let error = ProtocolError(
     .badRequest,
     "this port speaks line-delimited JSON, not HTTP; WebSocket (/ws), /metrics and /healthz are on the --http port"
   )

@@ -1,11 +1,11 @@
 /// The operations a client can request, named as in the `"op"` field.
-enum RequestOp: String, Sendable, CaseIterable {
+package enum RequestOp: String, Sendable, CaseIterable {
   case subscribe, unsubscribe, publish, clear, list, ping, auth, compress, help
 }
 
 extension RequestOp {
   /// The op's name as a literal, so replies copy it without going through a `String`.
-  var literal: StaticString {
+  package var literal: StaticString {
     switch self {
     case .subscribe: "subscribe"
     case .unsubscribe: "unsubscribe"

@@ -1,8 +1,8 @@
 /// Writes the server's reply lines: `{"ok":true,"op":…,"id":…,…}` and
 /// `{"ok":false,"op":…,"id":…,"error":{"code":…,"message":…}}`, each ending in `\n`.
-enum ReplyEncoder {
+package enum ReplyEncoder {
   /// Appends a success reply; `fields` appends any further `,"key":value` pairs.
-  static func ok(
+  package static func ok(
     op: RequestOp,
     id: UnsafeRawBufferPointer?,
     to out: inout [UInt8],
@@ -22,7 +22,7 @@ enum ReplyEncoder {
   /// Appends an error reply; `op` is `nil` when the request's op could not be read. An op the
   /// server does not know is quoted as its ``QuotedPrefix``, so the reply stays short however
   /// long the request.
-  static func error(
+  package static func error(
     op: String?,
     id: UnsafeRawBufferPointer?,
     _ error: ProtocolError,
@@ -47,21 +47,21 @@ enum ReplyEncoder {
 
   /// A line for an error that answers no request (`op` and `id` are `null`), such as
   /// `too_many_connections` or `slow_consumer` before the server closes a connection.
-  static func notice(_ error: ProtocolError) -> [UInt8] {
+  package static func notice(_ error: ProtocolError) -> [UInt8] {
     var line: [UInt8] = []
     self.error(op: nil, id: nil, error, to: &line)
     return line
   }
 
   /// Appends `,"key":` so that a value can follow.
-  static func key(_ key: StaticString, to out: inout [UInt8]) {
+  package static func key(_ key: StaticString, to out: inout [UInt8]) {
     out.append(literal: #",""#)
     out.append(literal: key)
     out.append(literal: #"":"#)
   }
 
   /// Appends `,"key":n`.
-  static func integer(_ key: StaticString, _ value: Int, to out: inout [UInt8]) {
+  package static func integer(_ key: StaticString, _ value: Int, to out: inout [UInt8]) {
     self.key(key, to: &out)
     out.append(decimal: value)
   }

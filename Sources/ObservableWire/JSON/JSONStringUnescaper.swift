@@ -2,25 +2,25 @@
 ///
 /// It relies on the invariant that decoding never produces more bytes than it consumes, which
 /// lets ``JSONScanner/decodeContent(_:from:to:mayContainEscapes:)`` size the target exactly once.
-struct JSONStringUnescaper {
+package struct JSONStringUnescaper {
   /// The scanned buffer; offsets given to ``run(from:firstEscape:)`` are relative to it.
-  let source: UnsafeRawPointer
+  package let source: UnsafeRawPointer
   /// Offset of the closing quote, where decoding stops.
-  let end: Int
+  package let end: Int
   /// Storage of the `String` being created, at least as long as the content.
-  let target: UnsafeMutableBufferPointer<UInt8>
+  package let target: UnsafeMutableBufferPointer<UInt8>
   /// Number of bytes of `target` initialized so far, which becomes the string's length.
   private(set) var written = 0
 
   /// Prepares to decode content of `source` ending at `end` into `target`.
-  init(source: UnsafeRawPointer, end: Int, target: UnsafeMutableBufferPointer<UInt8>) {
+  package init(source: UnsafeRawPointer, end: Int, target: UnsafeMutableBufferPointer<UInt8>) {
     self.source = source
     self.end = end
     self.target = target
   }
 
   /// Decodes `start..<end`, where `firstEscape` is the offset of the first backslash.
-  mutating func run(from start: Int, firstEscape: Int) {
+  package mutating func run(from start: Int, firstEscape: Int) {
     var offset = start
     var escape = firstEscape
     while true {

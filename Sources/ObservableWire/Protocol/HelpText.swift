@@ -1,6 +1,6 @@
 /// The `help` reply's list of commands, for people at a terminal.
-enum HelpText {
-  static let commands = [
+package enum HelpText {
+  package static let commands = [
     "subscribe NAME            values of NAME arrive as {\"stream\":NAME,\"value\":V}",
     "subscribe a.*  /  a.>     patterns: * is one token, > is one or more trailing tokens;",
     "                          values arrive as {\"stream\":NAME,\"sub\":PATTERN,\"value\":V}",
@@ -18,7 +18,7 @@ enum HelpText {
   ]
 
   /// Appends `,"commands":[…]`.
-  static func append(to out: inout [UInt8]) {
+  package static func append(to out: inout [UInt8]) {
     ReplyEncoder.key("commands", to: &out)
     out.append(UInt8(ascii: "["))
     for (index, command) in commands.enumerated() {
