@@ -5,7 +5,10 @@ let package = Package(
   name: "IndefiniteObservable",
   products: [
     .library(name: "IndefiniteObservable", targets: ["IndefiniteObservable"]),
-    .library(name: "ObservableServer", targets: ["ObservableServer", "ObservableWire"]),
+    .library(
+      name: "ObservableServer",
+      targets: ["ObservableServer", "ObservableWire", "ObservablePOSIX", "Deflate"]
+    ),
     .library(name: "ObservableClient", targets: ["ObservableClient"]),
     .executable(name: "observable", targets: ["observable"]),
     .executable(name: "observable-server", targets: ["observable-server"]),
@@ -38,12 +41,24 @@ let package = Package(
     // The wire protocol: the JSON scanner, request parsing, every line's encoder, stream names
     // and patterns. Bytes in, bytes out: no sockets, no threads. See Docs/architecture.md.
     .target(name: "ObservableWire"),
+    // The server's counters, which every layer from the event loop up adds to.
+    .target(name: "ObservableCounters", dependencies: ["Locking"]),
+    // What calls the kernel: sockets, addresses, the one thread wrapper, epoll and io_uring
+    // event loops and their timers.
+    .target(
+      name: "ObservablePOSIX",
+      dependencies: [
+        "CLinux", "Locking", "ObservableCounters", .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    // Raw deflate streams on zlib, for the `compress` op.
+    .target(name: "Deflate", dependencies: ["CZlib"]),
 
     .target(
       name: "ObservableServer",
       dependencies: [
         "IndefiniteObservable", "Locking", "CLinux", "CZlib", "CSystemd", "WebSocket", "NATS",
-        "ObservableVersion", "ObservableWire",
+        "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX", "Deflate",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -100,7 +115,8 @@ let package = Package(
       name: "ObservableServerTests",
       dependencies: [
         "ObservableServer", "IndefiniteObservable", "Locking", "CZlib", "WebSocket", "TestSupport",
-        "ObservableVersion", "ObservableWire", .product(name: "Logging", package: "swift-log"),
+        "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX", "Deflate",
+        .product(name: "Logging", package: "swift-log"),
       ],
       exclude: ["Scripts"]
     ),
@@ -114,7 +130,8 @@ let package = Package(
     .testTarget(
       name: "ObservableClientTests",
       dependencies: [
-        "ObservableClient", "ObservableServer", "ObservableWire", "IndefiniteObservable", "Locking",
+        "ObservableClient", "ObservableServer", "ObservableWire", "ObservablePOSIX",
+        "ObservableCounters", "IndefiniteObservable", "Locking",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),

@@ -3,6 +3,7 @@ import Glibc
 import Locking
 import Logging
 import NATS
+import ObservablePOSIX
 import Synchronization
 
 /// The node's one connection to NATS, on one of the server's event loops: it carries live

@@ -1,3 +1,4 @@
+import ObservableCounters
 import ObservableWire
 import WebSocket
 

@@ -1,5 +1,6 @@
 import Locking
 import Logging
+import ObservablePOSIX
 
 /// Logs warnings that clients can cause in a loop (refused connections, slow consumers, failed
 /// retains, wrong tokens) at a bounded rate, so that a flood of them cannot flood the log.

@@ -1,6 +1,8 @@
 import Glibc
 import Locking
 import Logging
+import ObservableCounters
+import ObservablePOSIX
 import ObservableVersion
 
 /// A server that exposes named observables over a line-delimited JSON protocol.

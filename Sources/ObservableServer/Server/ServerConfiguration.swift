@@ -1,4 +1,5 @@
 import Glibc
+import ObservablePOSIX
 import ObservableWire
 
 /// Everything that shapes one server: where it listens, its streams and its limits.

@@ -1,3 +1,4 @@
+import ObservablePOSIX
 import ObservableWire
 
 /// The requests a clustered server answers differently: retained values live in JetStream,

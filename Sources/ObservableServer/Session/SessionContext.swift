@@ -1,4 +1,5 @@
 import Logging
+import ObservableCounters
 
 /// What the sessions of one server share: its streams, its access rules, its counters and its
 /// log. Nothing in it knows about sockets.

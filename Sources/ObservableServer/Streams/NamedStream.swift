@@ -1,4 +1,5 @@
 import IndefiniteObservable
+import ObservableCounters
 
 /// A stream the server exposes under a name: an ``IndefiniteObservable`` of encoded lines.
 ///

@@ -1,4 +1,5 @@
 import Locking
+import ObservablePOSIX
 import ObservableWire
 
 /// A built-in stream that sends each observer a fresh value right after it subscribes, and then

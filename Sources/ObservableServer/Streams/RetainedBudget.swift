@@ -1,4 +1,5 @@
 import Locking
+import ObservableCounters
 
 /// The bytes all retained values together may take, shared by every topic of a registry.
 ///

@@ -1,5 +1,7 @@
 import IndefiniteObservable
 import Locking
+import ObservableCounters
+import ObservablePOSIX
 import ObservableWire
 
 /// All streams by name: the fixed ones (built-in and exec) and the topics clients make.

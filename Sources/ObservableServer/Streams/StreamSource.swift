@@ -1,3 +1,4 @@
+import ObservablePOSIX
 import ObservableWire
 
 /// What produces the values of a read-only stream: the built-in `clock` and `stats`, and

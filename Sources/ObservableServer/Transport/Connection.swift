@@ -1,6 +1,8 @@
 import CLinux
+import Deflate
 import Glibc
 import Logging
+import ObservablePOSIX
 import ObservableWire
 
 /// One client socket on an event loop: it reads bytes, hands them through its ``Framing`` to its

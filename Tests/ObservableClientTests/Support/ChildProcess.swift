@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Locking
 
+@testable import ObservablePOSIX
 @testable import ObservableServer
 
 /// A built executable (`observable-server`, `observable`) run as a real process, as users run

@@ -1,6 +1,7 @@
 import Glibc
 import XCTest
 
+@testable import ObservablePOSIX
 @testable import ObservableServer
 
 /// The NATS client socket tries every address of a name in turn, off the loop.

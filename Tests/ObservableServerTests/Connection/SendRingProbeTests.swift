@@ -4,6 +4,8 @@ import Locking
 import Logging
 import Testing
 
+@testable import ObservableCounters
+@testable import ObservablePOSIX
 @testable import ObservableServer
 
 /// The server asks the kernel for the io_uring operations it uses before it batches a send:

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import Deflate
 @testable import ObservableServer
 
 /// A server that lives long sees millions of connections come and go: its memory must depend on

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import Deflate
 @testable import ObservableServer
 
 /// Memory freed by connections that held a lot goes back to the system: with no client left,

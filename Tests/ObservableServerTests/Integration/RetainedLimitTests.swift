@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import Deflate
 @testable import ObservableServer
 
 /// Retained values are bounded all together, and can be given back.

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import ObservablePOSIX
 @testable import ObservableServer
 
 /// The executable under the real `systemd-socket-activate`, which opens the sockets, waits for

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import ObservablePOSIX
 @testable import ObservableServer
 
 /// What the server says when it cannot start or is started wrongly.

@@ -3,6 +3,7 @@ import Locking
 import Logging
 import Testing
 
+@testable import ObservablePOSIX
 @testable import ObservableServer
 
 /// Warnings clients can repeat at will are logged a few times a second, with a count of the

@@ -3,6 +3,7 @@ import Glibc
 import Logging
 import Testing
 
+@testable import ObservablePOSIX
 @testable import ObservableServer
 
 /// An exec source driven directly on an event loop, for what the protocol cannot show: the

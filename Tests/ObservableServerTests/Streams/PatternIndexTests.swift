@@ -1,5 +1,6 @@
 import Testing
 
+@testable import ObservableCounters
 @testable import ObservableServer
 @testable import ObservableWire
 

@@ -2,6 +2,7 @@ import Glibc
 import IndefiniteObservable
 import Testing
 
+@testable import ObservableCounters
 @testable import ObservableServer
 @testable import ObservableWire
 

@@ -1,6 +1,7 @@
 import IndefiniteObservable
 import Testing
 
+@testable import ObservableCounters
 @testable import ObservableServer
 @testable import ObservableWire
 

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 
+@testable import ObservablePOSIX
 @testable import ObservableServer
 
 /// A real blocking socket client that speaks lines, for tests. Every read is bounded by a

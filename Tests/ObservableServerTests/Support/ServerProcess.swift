@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Locking
 
+@testable import ObservablePOSIX
 @testable import ObservableServer
 
 /// The built `observable-server` executable run as a black box, as a user would run it.

@@ -1,5 +1,6 @@
 import Glibc
 
+@testable import ObservablePOSIX
 @testable import ObservableServer
 
 /// A subscriber that never reads what it is sent, with a receive buffer made small before it

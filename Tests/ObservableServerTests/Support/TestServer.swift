@@ -1,6 +1,7 @@
 import Glibc
 import Logging
 
+@testable import ObservablePOSIX
 @testable import ObservableServer
 
 /// An in-process server on a free loopback port, shut down by ``stop()``.

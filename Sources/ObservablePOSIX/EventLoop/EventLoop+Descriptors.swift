@@ -5,7 +5,7 @@ import Glibc
 extension EventLoop {
   /// An epoll descriptor watching a fresh eventfd for the wake-ups; on failure, whatever was
   /// opened is closed again.
-  static func openDescriptors() throws(SystemError) -> (epoll: Int32, wakeup: Int32) {
+  package static func openDescriptors() throws(SystemError) -> (epoll: Int32, wakeup: Int32) {
     let epoll = try blockingSyscall("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
     let wakeup: Int32
     do {

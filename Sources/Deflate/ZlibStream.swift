@@ -4,10 +4,10 @@ import CZlib
 ///
 /// zlib keeps pointers into its `z_stream`, so the struct must not move: it lives on the heap
 /// for the life of its owner.
-enum ZlibStream {
+package enum ZlibStream {
   /// Allocates a stream and lets `initialize` set it up (`deflateInit2`, `inflateInit2`);
   /// frees it again and throws when zlib refuses.
-  static func make(
+  package static func make(
     _ initialize: (UnsafeMutablePointer<z_stream>) -> Int32
   ) throws(CompressionError) -> UnsafeMutablePointer<z_stream> {
     let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
@@ -22,7 +22,7 @@ enum ZlibStream {
   }
 
   /// Frees a stream whose zlib state has been ended (or never began).
-  static func release(_ stream: UnsafeMutablePointer<z_stream>) {
+  package static func release(_ stream: UnsafeMutablePointer<z_stream>) {
     stream.deinitialize(count: 1)
     stream.deallocate()
   }

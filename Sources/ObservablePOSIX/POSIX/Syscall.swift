@@ -1,7 +1,8 @@
 import Glibc
 
 /// What a call on a non-blocking descriptor did.
-enum IOResult<Value> {
+@usableFromInline
+package enum IOResult<Value> {
   /// The call finished and returned this value.
   case done(Value)
   /// The descriptor was not ready; try again when epoll says so.
@@ -21,8 +22,8 @@ enum IOResult<Value> {
 ///   - body: Makes the call and returns its result; `-1` means failure with `errno` set.
 /// - Returns: The result, or ``IOResult/wouldBlock`` for `EAGAIN`.
 /// - Throws: ``SystemError`` for any other failure.
-@inline(__always)
-func syscall<Result: FixedWidthInteger>(
+@inlinable @inline(__always)
+package func syscall<Result: FixedWidthInteger>(
   _ name: StaticString,
   _ body: () -> Result
 ) throws(SystemError) -> IOResult<Result> {
@@ -41,8 +42,8 @@ func syscall<Result: FixedWidthInteger>(
 /// Runs a system call for which `EAGAIN` is a failure, not a reason to wait for epoll (calls
 /// such as `bind` or `epoll_ctl` that never wait, or a write to a full eventfd), and returns
 /// its result.
-@inline(__always)
-func blockingSyscall<Result: FixedWidthInteger>(
+@inlinable @inline(__always)
+package func blockingSyscall<Result: FixedWidthInteger>(
   _ name: StaticString,
   _ body: () -> Result
 ) throws(SystemError) -> Result {

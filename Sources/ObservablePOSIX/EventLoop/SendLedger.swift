@@ -9,11 +9,11 @@ import Glibc
 /// token is settled once: a completion that repeats one, or names none the ledger issued, is
 /// ignored rather than charged to whoever holds that position now. Slots are reused, so the
 /// ledger costs a few array operations per send and no allocation once warm. Loop thread only.
-struct SendLedger<Writer> {
+package struct SendLedger<Writer> {
   /// One send in flight: who sent it and where its bytes lie in the staging area.
-  struct Entry {
+  package struct Entry {
     /// The writer the send's outcome goes to.
-    let writer: Writer
+    package let writer: Writer
     /// The writer's identity: one writer has one send in flight at most.
     let identity: ObjectIdentifier
     /// The send's bytes in the staging area, which must stay as they are until it completes.
@@ -21,7 +21,7 @@ struct SendLedger<Writer> {
   }
 
   /// Whether no send is in flight.
-  var isEmpty: Bool { count == 0 }
+  package var isEmpty: Bool { count == 0 }
 
   /// How many sends are in flight.
   private(set) var count = 0
@@ -42,7 +42,7 @@ struct SendLedger<Writer> {
 
   /// Records a send of `writer`, known as `identity`, about to be prepared and returns its
   /// token.
-  mutating func record(_ writer: Writer, as identity: ObjectIdentifier, staged: Range<Int>)
+  package mutating func record(_ writer: Writer, as identity: ObjectIdentifier, staged: Range<Int>)
     -> UInt64
   {
     let slot: Int
@@ -63,7 +63,7 @@ struct SendLedger<Writer> {
 
   /// Takes the send `token` names out of the ledger; `nil` when it names none in flight (a
   /// repeated or foreign completion), which must then be ignored.
-  mutating func settle(_ token: UInt64) -> Entry? {
+  package mutating func settle(_ token: UInt64) -> Entry? {
     let slot = Int(token & 0xFFFF_FFFF)
     guard slot < slots.count, UInt64(generations[slot]) == token >> 32,
       let entry = slots[slot]
@@ -79,7 +79,9 @@ struct SendLedger<Writer> {
 
   /// What a completion's result means for `entry`: bytes sent, `wouldBlock` for a full socket,
   /// or the error, exactly as `send` on a non-blocking socket would say.
-  static func outcome(of result: Int32, for entry: Entry) -> Result<IOResult<Int>, SystemError> {
+  package static func outcome(of result: Int32, for entry: Entry) -> Result<
+    IOResult<Int>, SystemError
+  > {
     if result >= 0 {
       // More than was given cannot have been sent; taking it would skip unsent bytes.
       guard Int(result) <= entry.staged.count else {

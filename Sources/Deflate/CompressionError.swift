@@ -4,7 +4,7 @@ import CZlib
 ///
 /// Every case is fatal for the connection: zlib streams carry state from one call to the
 /// next, so once a call fails there is no way to resynchronise with the peer.
-enum CompressionError: Error, CustomStringConvertible {
+package enum CompressionError: Error, CustomStringConvertible {
   /// zlib refused to set up a stream, for instance because of an invalid level or memory.
   case initializationFailed(code: Int32, message: String)
   /// The peer sent bytes that are not valid raw deflate data (zlib's `Z_DATA_ERROR`).
@@ -22,7 +22,7 @@ enum CompressionError: Error, CustomStringConvertible {
   /// An earlier call failed, leaving the stream in an unknown position.
   case streamUnusable
 
-  var description: String {
+  package var description: String {
     switch self {
     case .initializationFailed(let code, let message):
       "zlib stream setup failed (\(code)): \(message)"

@@ -5,10 +5,10 @@ import Locking
 ///
 /// Unlike ``EventLoop/schedule(in:_:)``, it may be started and cancelled from any thread. Each
 /// run schedules the next one on the loop, so a stuck loop runs none: the watchdog relies on it.
-final class RepeatingTimer: Sendable {
+package final class RepeatingTimer: Sendable {
   /// Creates a timer that runs `body` on `loop` after `delay` and then every `interval`;
   /// nothing runs until ``start()``.
-  init(
+  package init(
     on loop: EventLoop, every interval: Duration, after delay: Duration = .zero,
     _ body: @escaping @Sendable () -> Void
   ) {
@@ -19,12 +19,12 @@ final class RepeatingTimer: Sendable {
   }
 
   /// Starts the runs. Any thread.
-  func start() {
+  package func start() {
     loop.execute { [self] in scheduleRun(in: delay) }
   }
 
   /// Stops the runs; a run already under way on the loop may still finish. Any thread.
-  func cancel() {
+  package func cancel() {
     let pending = state.withLock { state in
       state.cancelled = true
       defer { state.pending = nil }

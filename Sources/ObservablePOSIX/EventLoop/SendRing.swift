@@ -1,8 +1,9 @@
 import CLinux
 import Glibc
+import ObservableCounters
 
 /// A socket writer whose sends a ``SendRing`` gathers. Loop thread only.
-protocol RingWriter: AnyObject {
+package protocol RingWriter: AnyObject {
   /// The socket written to.
   var descriptor: Int32 { get }
   /// Set while the writer waits in the ring's queue, so it is queued once.
@@ -28,13 +29,13 @@ protocol RingWriter: AnyObject {
 /// Each send is matched to its completion by a token in a ``SendLedger``, never by its place
 /// in the batch, so an error path can neither send bytes twice nor charge a result to another
 /// writer. Loop thread only.
-final class SendRing {
+package final class SendRing {
   /// The io_uring operations batched sends use, each of which the kernel must support.
-  static let requiredOperations = [observable_send_ring_send_operation()]
+  package static let requiredOperations = [observable_send_ring_send_operation()]
 
   /// Sets up a ring, or throws when the kernel forbids or lacks io_uring, or lacks one of
   /// `operations` (a test names one no kernel has).
-  init(
+  package init(
     entries: UInt32, counters: ServerCounters, requiring operations: [UInt8] = requiredOperations
   ) throws(SendRingUnavailable) {
     guard let ring = observable_send_ring_open(entries) else {
@@ -64,7 +65,7 @@ final class SendRing {
   static let largestBatchedSend = 16 * 1024
 
   /// The loop the ring belongs to, set by the loop; debug builds check each call runs there.
-  weak var loop: EventLoop?
+  package weak var loop: EventLoop?
 
   /// How many prepared sends one submission hands the kernel at most; the rest are withdrawn
   /// and written directly. Only a test lowers it, to stand in for a kernel that takes fewer.
@@ -79,10 +80,10 @@ final class SendRing {
 
   /// How many sends were handed to the kernel and have not completed: none, unless waiting for
   /// completions failed.
-  var inFlight: Int { ledger.count }
+  package var inFlight: Int { ledger.count }
 
   /// Queues `writer` to send at the end of the turn.
-  func enqueue(_ writer: any RingWriter) {
+  package func enqueue(_ writer: any RingWriter) {
     assertOnLoop()
     guard !writer.awaitingRing else { return }
     writer.awaitingRing = true

@@ -2,7 +2,7 @@ import CLinux
 
 /// Why a ``SendRing`` cannot be used, said in the start-up log where the server falls back to
 /// one `send` per connection through epoll.
-enum SendRingUnavailable: Error, CustomStringConvertible {
+package enum SendRingUnavailable: Error, CustomStringConvertible {
   /// The kernel has no io_uring (ENOSYS), forbids it (EPERM under a seccomp profile, or
   /// `kernel.io_uring_disabled`), or lacks memory for the ring.
   case setup(SystemError)
@@ -13,7 +13,7 @@ enum SendRingUnavailable: Error, CustomStringConvertible {
   /// `IORING_OP_SEND`: every batched send would fail with EINVAL and close its connection).
   case missingOperation(UInt8)
 
-  var description: String {
+  package var description: String {
     switch self {
     case .setup(let error):
       return "\(error)"
@@ -25,7 +25,7 @@ enum SendRingUnavailable: Error, CustomStringConvertible {
   }
 
   /// The operation's name where it is one this server uses, else its number.
-  static func name(of operation: UInt8) -> String {
+  package static func name(of operation: UInt8) -> String {
     operation == observable_send_ring_send_operation() ? "IORING_OP_SEND" : "\(operation)"
   }
 }

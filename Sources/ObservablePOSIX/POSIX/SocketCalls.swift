@@ -4,9 +4,10 @@ import Glibc
 /// Small throwing wrappers around the socket calls the server makes.
 ///
 /// Each goes through ``syscall(_:_:)``, so `EINTR` and `EAGAIN` are handled in one place.
-enum SocketCalls {
+package enum SocketCalls {
   /// Creates a non-blocking listening socket bound to `address`.
-  static func listen(on address: ListenAddress, backlog: Int32) throws(SystemError) -> Int32 {
+  package static func listen(on address: ListenAddress, backlog: Int32) throws(SystemError) -> Int32
+  {
     let resolved = try SocketAddress(address)
     let fd = try blockingSyscall("socket") {
       socket(
@@ -30,7 +31,7 @@ enum SocketCalls {
   }
 
   /// Accepts one pending connection as a non-blocking descriptor, or `nil` when none is waiting.
-  static func accept(_ listener: Int32) throws(SystemError) -> Int32? {
+  package static func accept(_ listener: Int32) throws(SystemError) -> Int32? {
     switch try syscall("accept4", { observable_accept_nonblocking(listener) }) {
     case .done(let fd): return fd
     case .wouldBlock: return nil
@@ -38,14 +39,15 @@ enum SocketCalls {
   }
 
   /// Reads what is available into `buffer`; `.done(0)` means the peer closed.
-  static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError)
+  package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer)
+    throws(SystemError)
     -> IOResult<Int>
   {
     try syscall("read") { Glibc.read(fd, buffer.baseAddress, buffer.count) }
   }
 
   /// Sends as much of `bytes` as the socket takes, without raising `SIGPIPE`.
-  static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemError)
+  package static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemError)
     -> IOResult<Int>
   {
     try syscall("send") { Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
@@ -64,7 +66,7 @@ enum SocketCalls {
   /// past the kernel's receive backlog (1,000 packets per CPU) is dropped, so that three lost
   /// rounds end live connections as dead. That happened to 15,000 of 16,667 idle loopback
   /// connections per server in a 100,000-subscriber benchmark.
-  static func dropWhenSilent(_ fd: Int32, after timeout: Duration) throws(SystemError) {
+  package static func dropWhenSilent(_ fd: Int32, after timeout: Duration) throws(SystemError) {
     let seconds = max(1, Int32(clamping: timeout.components.seconds))
     let count: Int32 = 3
     let interval = max(1, seconds / 6)
@@ -79,7 +81,7 @@ enum SocketCalls {
   }
 
   /// Sets an integer socket option.
-  static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32)
+  package static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32)
     throws(SystemError)
   {
     var value = value
@@ -89,7 +91,7 @@ enum SocketCalls {
   }
 
   /// The TCP port a socket is bound to, or `nil` for other families.
-  static func boundPort(_ fd: Int32) -> UInt16? {
+  package static func boundPort(_ fd: Int32) -> UInt16? {
     var storage = sockaddr_storage()
     var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
     let status = withUnsafeMutablePointer(to: &storage) { pointer in
@@ -108,7 +110,7 @@ enum SocketCalls {
 
 extension SocketCalls {
   /// The peer's address as `host:port`, or the listener's label for Unix sockets.
-  static func peerName(_ fd: Int32, listener: String) -> String {
+  package static func peerName(_ fd: Int32, listener: String) -> String {
     var storage = sockaddr_storage()
     var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
     let status = withUnsafeMutablePointer(to: &storage) { pointer in

@@ -12,7 +12,7 @@ import CZlib
 /// Not `Sendable`: every call mutates zlib's stream state, so an instance belongs to one
 /// connection and must be used from one thread at a time (for instance the connection's
 /// writer). Calls from different threads must be ordered by the caller.
-final class DeflateCompressor {
+package final class DeflateCompressor {
   /// The level used when none is given; zlib's own default trade-off of speed and size.
   static let defaultLevel = 6
 
@@ -32,7 +32,7 @@ final class DeflateCompressor {
   /// - Parameter level: 0 (store) to 9 (smallest), or -1 for zlib's default.
   /// - Throws: ``CompressionError/initializationFailed(code:message:)`` when zlib rejects
   ///   the level or cannot allocate its state.
-  init(level: Int = DeflateCompressor.defaultLevel) throws(CompressionError) {
+  package init(level: Int = DeflateCompressor.defaultLevel) throws(CompressionError) {
     stream = try ZlibStream.make { observable_deflate_init_raw($0, Int32(clamping: level), -15, 8) }
   }
 
@@ -46,7 +46,7 @@ final class DeflateCompressor {
   /// After the call, `out` holds everything the peer needs to decode all input given so
   /// far; nothing is held back inside zlib. An empty `input` appends nothing, because the
   /// previous call already flushed.
-  func compress(_ input: UnsafeRawBufferPointer, appendingTo out: inout [UInt8]) {
+  package func compress(_ input: UnsafeRawBufferPointer, appendingTo out: inout [UInt8]) {
     guard let base = input.baseAddress, !input.isEmpty else { return }
     // avail_in is 32 bits wide; only the final slice carries the flush.
     var offset = 0

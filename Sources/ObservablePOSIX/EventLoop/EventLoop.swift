@@ -10,13 +10,13 @@ import Logging
 /// no lock; tasks from other threads go through a mutex-guarded queue and an eventfd that wakes
 /// the loop. Timers are the loop's own: the earliest deadline bounds `epoll_wait`'s timeout, so
 /// a timer costs no thread and no system call of its own.
-final class EventLoop: @unchecked Sendable {
+package final class EventLoop: @unchecked Sendable {
   // Unchecked: members other threads use (`tasks`, `wakeup`, `thread`) are behind locks or
   // immutable; every other member is used on the loop thread only, as each says.
 
   /// Creates the loop's epoll and wake-up descriptors; call ``start()`` to run it. With a
   /// `sendRing`, connections' sends during a turn go out in batches at its end.
-  init(name: String, logger: Logger, sendRing: SendRing? = nil) throws(SystemError) {
+  package init(name: String, logger: Logger, sendRing: SendRing? = nil) throws(SystemError) {
     // The descriptors come first, before any stored property is set: once every property is
     // set, a throw runs deinit, which closes them too, and a second close of a number can
     // close a descriptor another thread has opened meanwhile.
@@ -35,10 +35,10 @@ final class EventLoop: @unchecked Sendable {
     readBuffer.deallocate()
   }
 
-  let name: String
+  package let name: String
 
   /// Starts the loop's thread.
-  func start() throws(SystemError) {
+  package func start() throws(SystemError) {
     let started = try LoopThread.start(name: name) { [self] in run() }
     thread.withLock { $0 = started }
   }
@@ -48,7 +48,7 @@ final class EventLoop: @unchecked Sendable {
   /// Waking a sleeping loop costs a system call and a context switch, so a loop thread that
   /// queues work for another loop (a publish reaching subscribers elsewhere) wakes it once at
   /// the end of its own turn rather than once per task.
-  func execute(_ task: @escaping @Sendable () -> Void) {
+  package func execute(_ task: @escaping @Sendable () -> Void) {
     let wasIdle = tasks.withLock { queue in
       queue.append(task)
       return queue.count == 1
@@ -60,20 +60,20 @@ final class EventLoop: @unchecked Sendable {
   }
 
   /// The loop whose thread is running the caller, if any.
-  static var current: EventLoop? {
+  package static var current: EventLoop? {
     pthread_getspecific(currentKey).map {
       Unmanaged<EventLoop>.fromOpaque($0).takeUnretainedValue()
     }
   }
 
   /// Whether the caller runs on this loop's thread.
-  var inLoop: Bool { Self.current === self }
+  package var inLoop: Bool { Self.current === self }
 
   /// Stops a debug build when the caller is not on this loop's thread: the check behind every
   /// "loop thread only" type marked `@unchecked Sendable`. `assert` is compiled out of release
   /// builds, so it costs nothing there.
   @inline(__always)
-  func assertInLoop(file: StaticString = #fileID, line: UInt = #line) {
+  package func assertInLoop(file: StaticString = #fileID, line: UInt = #line) {
     assert(inLoop, "\(name): loop-only code ran on another thread", file: file, line: line)
   }
 
@@ -90,12 +90,12 @@ final class EventLoop: @unchecked Sendable {
   }
 
   /// Stops the loop after the tasks already queued have run.
-  func stop() {
+  package func stop() {
     execute { [self] in running = false }
   }
 
   /// Waits until the loop thread has ended; after ``stop()``, from another thread.
-  func join() {
+  package func join() {
     let running = thread.withLock { thread in
       defer { thread = nil }
       return thread
@@ -106,20 +106,21 @@ final class EventLoop: @unchecked Sendable {
   // MARK: Loop thread only
 
   /// Starts watching `fd` for `events` on behalf of `handler`. Loop thread only.
-  func register(_ fd: Int32, events: UInt32, handler: ReadinessHandler) throws(SystemError) {
+  package func register(_ fd: Int32, events: UInt32, handler: ReadinessHandler) throws(SystemError)
+  {
     assertInLoop()
     try control(EPOLL_CTL_ADD, fd, events: events, "epoll_ctl(ADD)")
     handlers[fd] = handler
   }
 
   /// Changes the events watched for `fd`. Loop thread only.
-  func modify(_ fd: Int32, events: UInt32) throws(SystemError) {
+  package func modify(_ fd: Int32, events: UInt32) throws(SystemError) {
     assertInLoop()
     try control(EPOLL_CTL_MOD, fd, events: events, "epoll_ctl(MOD)")
   }
 
   /// Stops watching `fd`; the caller closes it afterwards. Loop thread only.
-  func deregister(_ fd: Int32) {
+  package func deregister(_ fd: Int32) {
     assertInLoop()
     // Fails only for a descriptor that was never added, which leaves nothing to undo.
     try? control(EPOLL_CTL_DEL, fd, events: 0, "epoll_ctl(DEL)")
@@ -128,13 +129,13 @@ final class EventLoop: @unchecked Sendable {
 
   /// Runs `task` on the loop thread once `delay` has passed, unless cancelled. Loop thread only.
   @discardableResult
-  func schedule(in delay: Duration, _ task: @escaping () -> Void) -> LoopTimer {
+  package func schedule(in delay: Duration, _ task: @escaping () -> Void) -> LoopTimer {
     assertInLoop()
     return timers.schedule(at: .now + delay, task)
   }
 
   /// Cancels a task ``schedule(in:_:)`` returned, if it has not run. Loop thread only.
-  func cancel(_ timer: LoopTimer) {
+  package func cancel(_ timer: LoopTimer) {
     assertInLoop()
     timers.cancel(timer)
   }
@@ -142,13 +143,13 @@ final class EventLoop: @unchecked Sendable {
   /// Gathers the sends of each turn into io_uring batches; `nil` where io_uring is off or
   /// unavailable, and sockets are written with `send`. Loop thread only: it is handed over
   /// before the thread starts.
-  let sendRing: SendRing?
+  package let sendRing: SendRing?
 
   /// The loop's reusable read buffer, so idle connections hold no buffer of their own.
-  let readBuffer: UnsafeMutableRawBufferPointer
+  package let readBuffer: UnsafeMutableRawBufferPointer
 
   /// The size of ``readBuffer``: the most one read takes in.
-  static let readBufferBytes = 64 * 1024
+  package static let readBufferBytes = 64 * 1024
 
   private func control(_ operation: Int32, _ fd: Int32, events: UInt32, _ call: StaticString)
     throws(SystemError)
@@ -197,7 +198,7 @@ final class EventLoop: @unchecked Sendable {
   }
 
   /// The handler registered for `fd`, if any. Loop thread only.
-  func handler(for fd: Int32) -> ReadinessHandler? { handlers[fd] }
+  package func handler(for fd: Int32) -> ReadinessHandler? { handlers[fd] }
 
   /// How long `epoll_wait` may sleep: not at all with tasks queued, else until the next timer.
   private func waitMilliseconds() -> Int32 {
@@ -241,7 +242,8 @@ extension EventLoop {
   /// Runs `body` on the loop thread and waits for it, for set-up that must happen there. On
   /// the loop thread itself it runs `body` at once: queueing it and waiting would wait forever,
   /// since the loop cannot run the task while it waits.
-  func submitAndWait(_ body: @escaping @Sendable () throws(SystemError) -> Void) throws(SystemError)
+  package func submitAndWait(_ body: @escaping @Sendable () throws(SystemError) -> Void)
+    throws(SystemError)
   {
     if inLoop { return try body() }
     let done = DispatchSemaphore(value: 0)

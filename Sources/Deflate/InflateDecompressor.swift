@@ -20,7 +20,7 @@ import CZlib
 /// Not `Sendable`: every call mutates zlib's stream state, so an instance belongs to one
 /// connection and must be used from one thread at a time (for instance the connection's
 /// reader).
-final class InflateDecompressor {
+package final class InflateDecompressor {
   /// The largest piece of output handed to the consumer at once.
   static let maximumChunkSize = 64 * 1024
 
@@ -42,7 +42,7 @@ final class InflateDecompressor {
   ///
   /// - Throws: ``CompressionError/initializationFailed(code:message:)`` when zlib cannot
   ///   allocate its state.
-  init() throws(CompressionError) {
+  package init() throws(CompressionError) {
     stream = try ZlibStream.make { observable_inflate_init_raw($0, -15) }
     output = .allocate(byteCount: Self.maximumChunkSize, alignment: 1)
   }
@@ -62,7 +62,7 @@ final class InflateDecompressor {
   ///   data, ``CompressionError/consumerFailed(_:)`` wrapping whatever `chunk` threw,
   ///   ``CompressionError/inputAfterStreamEnd(byteCount:)``, or
   ///   ``CompressionError/streamUnusable`` after an earlier failure.
-  func decompress(
+  package func decompress(
     _ input: UnsafeRawBufferPointer,
     chunk: (UnsafeRawBufferPointer) throws -> Void
   ) throws(CompressionError) {

@@ -1,5 +1,5 @@
 /// A scheduled task's handle, for cancelling it.
-struct LoopTimer: Hashable, Sendable {
+package struct LoopTimer: Hashable, Sendable {
   fileprivate let id: UInt64
 }
 
@@ -8,7 +8,7 @@ struct LoopTimer: Hashable, Sendable {
 /// A binary heap of deadlines with the tasks in a table beside it: cancelling only removes the
 /// task from the table, and its heap entry is skipped when it comes due, so both scheduling and
 /// cancelling cost O(log n) at most. Loop thread only, like everything the loop owns.
-struct TimerQueue {
+package struct TimerQueue {
   private struct Entry {
     let deadline: ContinuousClock.Instant
     let id: UInt64
@@ -19,10 +19,10 @@ struct TimerQueue {
   private var lastID: UInt64 = 0
 
   /// How many tasks are waiting.
-  var count: Int { tasks.count }
+  package var count: Int { tasks.count }
 
   /// Adds `task` to run at `deadline`.
-  mutating func schedule(at deadline: ContinuousClock.Instant, _ task: @escaping () -> Void)
+  package mutating func schedule(at deadline: ContinuousClock.Instant, _ task: @escaping () -> Void)
     -> LoopTimer
   {
     lastID &+= 1
@@ -33,7 +33,7 @@ struct TimerQueue {
   }
 
   /// Forgets `timer`'s task if it has not run yet.
-  mutating func cancel(_ timer: LoopTimer) {
+  package mutating func cancel(_ timer: LoopTimer) {
     tasks[timer.id] = nil
     // Cancelled entries are dropped when they reach the top; without tasks the heap is garbage.
     if tasks.isEmpty { heap.removeAll(keepingCapacity: true) }

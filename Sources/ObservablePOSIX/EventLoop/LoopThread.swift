@@ -5,12 +5,13 @@ import Glibc
 ///
 /// Plain pthreads rather than Foundation's `Thread`, which cannot be joined and would bring
 /// Foundation into the server for this alone.
-struct LoopThread: Sendable {
+package struct LoopThread: Sendable {
   // pthread_t is an integer handle on Linux; joining it from another thread is what it is for.
   private let handle: pthread_t
 
   /// Starts a thread named `name` (at most 15 bytes are kept) that runs `body`.
-  static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemError)
+  package static func start(name: String, _ body: @escaping @Sendable () -> Void)
+    throws(SystemError)
     -> LoopThread
   {
     let box = Unmanaged.passRetained(
@@ -39,12 +40,12 @@ struct LoopThread: Sendable {
   }
 
   /// Waits for the thread to end.
-  func join() {
+  package func join() {
     _ = pthread_join(handle, nil)
   }
 
   /// Lets the thread end on its own, for a short-lived one nobody waits for.
-  func detach() {
+  package func detach() {
     _ = pthread_detach(handle)
   }
 }

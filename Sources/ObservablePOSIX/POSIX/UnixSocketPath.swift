@@ -1,10 +1,10 @@
 import Glibc
 
 /// Clears the way for binding a Unix socket path.
-enum UnixSocketPath {
+package enum UnixSocketPath {
   /// Removes a stale socket file at `path` left by a server that died; refuses when another
   /// server still answers there or when the file is not a socket.
-  static func prepare(_ path: String) throws(SystemError) {
+  package static func prepare(_ path: String) throws(SystemError) {
     var info = stat()
     guard lstat(path, &info) == 0 else { return }
     guard info.st_mode & S_IFMT == S_IFSOCK else {

@@ -2,46 +2,49 @@ import Glibc
 import Locking
 
 /// The server's counters, as the `stats` stream reports them.
-final class ServerCounters: Sendable {
+package final class ServerCounters: Sendable {
   /// A copy of every counter at one moment.
-  struct Snapshot: Sendable {
-    var connections = 0
-    var connectionsTotal = 0
-    var subscriptions = 0
-    var subscribesTotal = 0
-    var disconnectsTotal = 0
-    var publishedTotal = 0
-    var deliveredTotal = 0
-    var droppedTotal = 0
-    var slowConsumersTotal = 0
-    var bytesIn = 0
-    var bytesOut = 0
-    var bytesOutUncompressed = 0
-    var subscriptionLimitTotal = 0
-    var retainedLimitTotal = 0
-    var retainedBytes = 0
-    var deadPeersTotal = 0
-    var authTimeoutsTotal = 0
-    var authFailuresTotal = 0
-    var webSocketConnections = 0
-    var webSocketConnectionsTotal = 0
-    var httpRequestsTotal = 0
+  package struct Snapshot: Sendable {
+    package var connections = 0
+    package var connectionsTotal = 0
+    package var subscriptions = 0
+    package var subscribesTotal = 0
+    package var disconnectsTotal = 0
+    package var publishedTotal = 0
+    package var deliveredTotal = 0
+    package var droppedTotal = 0
+    package var slowConsumersTotal = 0
+    package var bytesIn = 0
+    package var bytesOut = 0
+    package var bytesOutUncompressed = 0
+    package var subscriptionLimitTotal = 0
+    package var retainedLimitTotal = 0
+    package var retainedBytes = 0
+    package var deadPeersTotal = 0
+    package var authTimeoutsTotal = 0
+    package var authFailuresTotal = 0
+    package var webSocketConnections = 0
+    package var webSocketConnectionsTotal = 0
+    package var httpRequestsTotal = 0
     /// io_uring submissions of batched sends (one `io_uring_enter` each).
-    var sendBatchesTotal = 0
+    package var sendBatchesTotal = 0
     /// Sends made through those submissions.
-    var batchedSendsTotal = 0
+    package var batchedSendsTotal = 0
   }
 
   private let values = Locked(Snapshot())
   private let started = ContinuousClock.now
 
+  /// Counters all at zero, the uptime counting from now.
+  package init() {}
+
   /// Changes counters under one lock acquisition.
-  func update(_ change: (inout Snapshot) -> Void) {
+  package func update(_ change: (inout Snapshot) -> Void) {
     values.withLock { change(&$0) }
   }
 
   /// Counts `count` publishes that each reached `receivers` observers.
-  func published(_ count: Int, receivers: Int) {
+  package func published(_ count: Int, receivers: Int) {
     values.withLock {
       $0.publishedTotal += count
       $0.deliveredTotal += count * receivers
@@ -49,13 +52,13 @@ final class ServerCounters: Sendable {
   }
 
   /// Every counter now.
-  var snapshot: Snapshot { values.withLock { $0 } }
+  package var snapshot: Snapshot { values.withLock { $0 } }
 
   /// Whole seconds since the server started.
-  var uptimeSeconds: Int { Int((ContinuousClock.now - started).components.seconds) }
+  package var uptimeSeconds: Int { Int((ContinuousClock.now - started).components.seconds) }
 
   /// The `stats` value: one JSON object with every counter.
-  func encodedJSON() -> [UInt8] {
+  package func encodedJSON() -> [UInt8] {
     let now = snapshot
     let fields: [(String, Int)] = [
       ("connections", now.connections), ("connections_total", now.connectionsTotal),

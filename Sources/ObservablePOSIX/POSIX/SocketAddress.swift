@@ -1,13 +1,13 @@
 import Glibc
 
 /// A resolved socket address, ready for `bind` or `connect`.
-struct SocketAddress {
-  let family: Int32
+package struct SocketAddress {
+  package let family: Int32
   private var storage = sockaddr_storage()
   private(set) var length: socklen_t
 
   /// Resolves `address` for binding; host names go through `getaddrinfo`.
-  init(_ address: ListenAddress) throws(SystemError) {
+  package init(_ address: ListenAddress) throws(SystemError) {
     switch address {
     case .unix(let path):
       family = AF_UNIX
@@ -34,7 +34,7 @@ struct SocketAddress {
   /// Every address `host` resolves to for a TCP stream, in `getaddrinfo`'s order (at least
   /// one); `forListening` asks for the wildcard address when `host` is empty. It may block on
   /// DNS, so a loop thread must not call it for a name it does not control.
-  static func resolve(host: String, port: UInt16, forListening: Bool = false)
+  package static func resolve(host: String, port: UInt16, forListening: Bool = false)
     throws(SystemError) -> [SocketAddress]
   {
     var hints = addrinfo()
@@ -67,7 +67,7 @@ struct SocketAddress {
   }
 
   /// Runs `body` with a `sockaddr` pointer to this address.
-  func withSockaddr<Result>(
+  package func withSockaddr<Result>(
     _ body: (UnsafePointer<sockaddr>, socklen_t) throws(SystemError) -> Result
   ) throws(SystemError) -> Result {
     var copy = storage

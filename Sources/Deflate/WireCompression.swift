@@ -3,10 +3,10 @@ import Glibc
 /// Both directions of one connection's raw deflate streams (RFC 1951), after `compress`.
 ///
 /// Used on the connection's loop thread only, like the compressor and decompressor it holds.
-final class WireCompression {
+package final class WireCompression {
   /// Starts both streams; the server's replies and values are compressed at zlib `level`, and
   /// sync-flushed after every line when `flushesEachLine`, else after every write batch.
-  init(
+  package init(
     level: Int = 1, flushesEachLine: Bool = false
   ) throws(CompressionError) {
     compressor = try DeflateCompressor(level: level)
@@ -16,7 +16,7 @@ final class WireCompression {
 
   /// Compresses one write batch and ends it with a sync flush, so the client can decode every
   /// value in it as soon as it arrives.
-  func deflate(_ plain: UnsafeRawBufferPointer, appendingTo out: inout [UInt8]) {
+  package func deflate(_ plain: UnsafeRawBufferPointer, appendingTo out: inout [UInt8]) {
     guard flushesEachLine, let base = plain.baseAddress else {
       compressor.compress(plain, appendingTo: &out)
       return
@@ -36,7 +36,7 @@ final class WireCompression {
   private let flushesEachLine: Bool
 
   /// Decompresses what the client sent and hands the plain bytes on in bounded pieces.
-  func inflate(
+  package func inflate(
     _ compressed: UnsafeRawBufferPointer,
     _ plain: (UnsafeRawBufferPointer) -> Void
   ) throws(CompressionError) {

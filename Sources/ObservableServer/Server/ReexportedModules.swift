@@ -1,0 +1,6 @@
+// The types of the server's public API that live in the layers below it (`ListenAddress`,
+// `SystemError`, `ErrorCode`, `StreamKind`), so that `import ObservableServer` alone still
+// reaches them, as it did before the split. Only public declarations cross; `package` ones
+// stay inside this package.
+@_exported import ObservablePOSIX
+@_exported import ObservableWire
