@@ -7,7 +7,9 @@ let package = Package(
     .library(name: "IndefiniteObservable", targets: ["IndefiniteObservable"]),
     .library(
       name: "ObservableServer",
-      targets: ["ObservableServer", "ObservableWire", "ObservablePOSIX", "Deflate"]
+      targets: [
+        "ObservableServer", "ObservableWire", "ObservablePOSIX", "ObservableLogging", "Deflate",
+      ]
     ),
     .library(name: "ObservableClient", targets: ["ObservableClient"]),
     .executable(name: "observable", targets: ["observable"]),
@@ -51,6 +53,11 @@ let package = Package(
         "CLinux", "Locking", "ObservableCounters", .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    // logfmt logs to standard error or the journal, and warnings counted on a loop timer.
+    .target(
+      name: "ObservableLogging",
+      dependencies: ["Locking", "ObservablePOSIX", .product(name: "Logging", package: "swift-log")]
+    ),
     // Raw deflate streams on zlib, for the `compress` op.
     .target(name: "Deflate", dependencies: ["CZlib"]),
 
@@ -58,8 +65,9 @@ let package = Package(
       name: "ObservableServer",
       dependencies: [
         "IndefiniteObservable", "Locking", "CLinux", "CZlib", "CSystemd", "WebSocket", "NATS",
-        "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX", "Deflate",
-        .product(name: "Logging", package: "swift-log"),
+        "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX",
+        "ObservableLogging",
+        "Deflate", .product(name: "Logging", package: "swift-log"),
       ]
     ),
     // The WebSocket and HTTP/1.1 codec for `--http`: pure byte transforms, no I/O.
@@ -115,8 +123,8 @@ let package = Package(
       name: "ObservableServerTests",
       dependencies: [
         "ObservableServer", "IndefiniteObservable", "Locking", "CZlib", "WebSocket", "TestSupport",
-        "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX", "Deflate",
-        .product(name: "Logging", package: "swift-log"),
+        "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX",
+        "ObservableLogging", "Deflate", .product(name: "Logging", package: "swift-log"),
       ],
       exclude: ["Scripts"]
     ),
@@ -131,7 +139,7 @@ let package = Package(
       name: "ObservableClientTests",
       dependencies: [
         "ObservableClient", "ObservableServer", "ObservableWire", "ObservablePOSIX",
-        "ObservableCounters", "IndefiniteObservable", "Locking",
+        "ObservableCounters", "ObservableLogging", "IndefiniteObservable", "Locking",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),

@@ -3,6 +3,7 @@ import Glibc
 import Locking
 import Logging
 import NATS
+import ObservableLogging
 import ObservablePOSIX
 import Synchronization
 

@@ -2,6 +2,7 @@ import Glibc
 import Locking
 import Logging
 import ObservableCounters
+import ObservableLogging
 import ObservablePOSIX
 import ObservableVersion
 

@@ -1,6 +1,7 @@
 // The types of the server's public API that live in the layers below it (`ListenAddress`,
-// `SystemError`, `ErrorCode`, `StreamKind`), so that `import ObservableServer` alone still
-// reaches them, as it did before the split. Only public declarations cross; `package` ones
-// stay inside this package.
+// `SystemError`, `ErrorCode`, `StreamKind`, `LogfmtLogHandler`), so that
+// `import ObservableServer` alone still reaches them, as it did before the split. Only public
+// declarations cross; `package` ones stay inside this package.
+@_exported import ObservableLogging
 @_exported import ObservablePOSIX
 @_exported import ObservableWire

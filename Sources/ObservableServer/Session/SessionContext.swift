@@ -1,5 +1,6 @@
 import Logging
 import ObservableCounters
+import ObservableLogging
 
 /// What the sessions of one server share: its streams, its access rules, its counters and its
 /// log. Nothing in it knows about sockets.

@@ -1,6 +1,7 @@
 import CLinux
 import Glibc
 import Logging
+import ObservableLogging
 import ObservablePOSIX
 import ObservableWire
 import WebSocket

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import ObservableLogging
 @testable import ObservableServer
 
 /// A flood of connections past `--max-connections` fills the log with a few lines a second

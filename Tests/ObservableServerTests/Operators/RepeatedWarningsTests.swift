@@ -3,6 +3,7 @@ import Locking
 import Logging
 import Testing
 
+@testable import ObservableLogging
 @testable import ObservablePOSIX
 @testable import ObservableServer
 

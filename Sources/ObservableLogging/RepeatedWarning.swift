@@ -1,6 +1,6 @@
 /// A warning that clients can cause as fast as they like, so that ``RepeatedWarnings`` logs it
 /// at a bounded rate; the raw value names it in the line that counts those not logged.
-enum RepeatedWarning: String, Sendable, CaseIterable {
+package enum RepeatedWarning: String, Sendable, CaseIterable {
   /// A connection refused at `--max-connections`.
   case connectionRefused = "connection refused"
   /// A client closed for queueing more than `--max-queued-bytes`.

@@ -42,7 +42,7 @@ public struct LogfmtLogHandler: LogHandler {
   }
 
   /// The text of one line, newline included. `time` is read only when the line carries one.
-  static func line(
+  package static func line(
     event: LogEvent, metadata: Logger.Metadata, journal: Bool, time: () -> String
   ) -> String {
     var line = ""

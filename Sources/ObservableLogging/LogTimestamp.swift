@@ -2,17 +2,17 @@ import Glibc
 
 /// The wall-clock time of a log line as RFC 3339 in UTC with milliseconds,
 /// `2026-11-23T17:00:00.123Z`, which every log shipper parses and sorts as text.
-enum LogTimestamp {
+package enum LogTimestamp {
   /// Now, formatted. `gmtime_r` rather than a `DateFormatter`, which is neither cheap nor
   /// documented as safe to share between the threads that log.
-  static func now() -> String {
+  package static func now() -> String {
     var spec = timespec()
     clock_gettime(CLOCK_REALTIME, &spec)
     return format(seconds: spec.tv_sec, milliseconds: Int(spec.tv_nsec / 1_000_000))
   }
 
   /// `seconds` since the epoch plus `milliseconds`, formatted.
-  static func format(seconds: Int, milliseconds: Int) -> String {
+  package static func format(seconds: Int, milliseconds: Int) -> String {
     var time = seconds
     var parts = tm()
     gmtime_r(&time, &parts)

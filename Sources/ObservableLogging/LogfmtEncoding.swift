@@ -6,7 +6,7 @@
 /// `\t` or `\u00XX`; anything else is written as it is, UTF-8 included. Values longer than
 /// `maximumValueBytes` are cut (at a character boundary) and end in `…`, so that one runaway
 /// value cannot make a line of unbounded size.
-enum LogfmtEncoding {
+package enum LogfmtEncoding {
   /// The most UTF-8 bytes of one value kept before it is cut.
   static let maximumValueBytes = 4096
 

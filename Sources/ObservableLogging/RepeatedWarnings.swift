@@ -10,25 +10,27 @@ import ObservablePOSIX
 /// many of that kind were not logged. Once the server's loops run (``reportOn(_:)``), the count
 /// goes out when the window ends even if no warning follows, so a burst is never left
 /// unreported; the timer is the loop's own, so it costs no thread and no descriptor.
-final class RepeatedWarnings: Sendable {
+package final class RepeatedWarnings: Sendable {
   /// How many warnings of one kind a window logs one by one.
   static let perSecond = 5
 
   /// Warnings that log to `logger`, in windows of `window` (one second but in tests).
-  init(logger: Logger, window: Duration = .seconds(1)) {
+  package init(logger: Logger, window: Duration = .seconds(1)) {
     self.logger = logger
     self.window = window
   }
 
   /// Reports each window's count when it ends through a timer on `loop`; until this is called
   /// a count waits for the next warning of its kind.
-  func reportOn(_ loop: EventLoop) {
+  package func reportOn(_ loop: EventLoop) {
     self.loop.withLock { $0 = loop }
   }
 
   /// Logs `message` as a warning of `kind`, unless this window's lines for `kind` are used up;
   /// then it is counted instead.
-  func warn(_ kind: RepeatedWarning, _ message: Logger.Message, metadata: Logger.Metadata = [:]) {
+  package func warn(
+    _ kind: RepeatedWarning, _ message: Logger.Message, metadata: Logger.Metadata = [:]
+  ) {
     let now = ContinuousClock.now
     let window = window
     let (log, ended, flushAt) = windows.withLock {
