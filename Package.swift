@@ -8,7 +8,8 @@ let package = Package(
     .library(
       name: "ObservableServer",
       targets: [
-        "ObservableServer", "ObservableWire", "ObservablePOSIX", "ObservableLogging", "Deflate",
+        "ObservableServer", "ObservableWire", "ObservablePOSIX", "ObservableLogging",
+        "ObservableStreams", "Deflate",
       ]
     ),
     .library(name: "ObservableClient", targets: ["ObservableClient"]),
@@ -58,6 +59,15 @@ let package = Package(
       name: "ObservableLogging",
       dependencies: ["Locking", "ObservablePOSIX", .product(name: "Logging", package: "swift-log")]
     ),
+    // Streams by name: the registry, topics, the pattern index and retained values. Replication
+    // to other nodes comes in through a protocol the cluster implements.
+    .target(
+      name: "ObservableStreams",
+      dependencies: [
+        "IndefiniteObservable", "Locking", "ObservableCounters", "ObservablePOSIX",
+        "ObservableWire",
+      ]
+    ),
     // Raw deflate streams on zlib, for the `compress` op.
     .target(name: "Deflate", dependencies: ["CZlib"]),
 
@@ -66,8 +76,8 @@ let package = Package(
       dependencies: [
         "IndefiniteObservable", "Locking", "CLinux", "CZlib", "CSystemd", "WebSocket", "NATS",
         "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX",
-        "ObservableLogging",
-        "Deflate", .product(name: "Logging", package: "swift-log"),
+        "ObservableLogging", "ObservableStreams", "Deflate",
+        .product(name: "Logging", package: "swift-log"),
       ]
     ),
     // The WebSocket and HTTP/1.1 codec for `--http`: pure byte transforms, no I/O.
@@ -124,7 +134,8 @@ let package = Package(
       dependencies: [
         "ObservableServer", "IndefiniteObservable", "Locking", "CZlib", "WebSocket", "TestSupport",
         "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX",
-        "ObservableLogging", "Deflate", .product(name: "Logging", package: "swift-log"),
+        "ObservableLogging", "ObservableStreams", "Deflate",
+        .product(name: "Logging", package: "swift-log"),
       ],
       exclude: ["Scripts"]
     ),
@@ -139,7 +150,8 @@ let package = Package(
       name: "ObservableClientTests",
       dependencies: [
         "ObservableClient", "ObservableServer", "ObservableWire", "ObservablePOSIX",
-        "ObservableCounters", "ObservableLogging", "IndefiniteObservable", "Locking",
+        "ObservableCounters", "ObservableLogging", "ObservableStreams", "IndefiniteObservable",
+        "Locking",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),

@@ -1,6 +1,7 @@
 import FuzzSupport
 
 @testable import ObservableServer
+@testable import ObservableStreams
 @testable import ObservableWire
 
 /// Fuzzes pattern matching: for every name in the input, the patterns that match it according

@@ -1,4 +1,5 @@
 import Locking
+import ObservableStreams
 import ObservableWire
 
 /// Stands between a new subscription and its observer while the topic's retained value is

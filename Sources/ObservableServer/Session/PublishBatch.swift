@@ -1,3 +1,4 @@
+import ObservableStreams
 import ObservableWire
 
 /// Publishes without an `id` to the topic a connection published to last, collected while one

@@ -1,4 +1,5 @@
 import ObservablePOSIX
+import ObservableStreams
 import ObservableWire
 
 /// The requests a clustered server answers differently: retained values live in JetStream,

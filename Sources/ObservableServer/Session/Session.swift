@@ -1,5 +1,6 @@
 import IndefiniteObservable
 import Logging
+import ObservableStreams
 import ObservableWire
 
 /// The protocol state of one connection: its subscriptions, whether it has authenticated, and

@@ -3,6 +3,7 @@ import Deflate
 import Glibc
 import Logging
 import ObservablePOSIX
+import ObservableStreams
 import ObservableWire
 
 /// One client socket on an event loop: it reads bytes, hands them through its ``Framing`` to its

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableStreams
 @testable import ObservableWire
 
 /// `list` reads its page from an ordered index, so a page costs the page, not the registry:

@@ -3,6 +3,7 @@ import Testing
 
 @testable import ObservableCounters
 @testable import ObservableServer
+@testable import ObservableStreams
 @testable import ObservableWire
 
 /// Concurrent publishers to one topic while other threads subscribe and unsubscribe.

@@ -1,6 +1,7 @@
 import IndefiniteObservable
 
 @testable import ObservableServer
+@testable import ObservableStreams
 @testable import ObservableWire
 
 /// A stream observer that keeps every line it is handed, from any thread.

@@ -4,6 +4,7 @@ import Testing
 
 @testable import ObservableCounters
 @testable import ObservableServer
+@testable import ObservableStreams
 @testable import ObservableWire
 
 /// The registry's guarantees with patterns while threads race: one order for every subscriber

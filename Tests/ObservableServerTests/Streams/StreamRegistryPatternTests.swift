@@ -3,6 +3,7 @@ import Testing
 
 @testable import ObservableCounters
 @testable import ObservableServer
+@testable import ObservableStreams
 @testable import ObservableWire
 
 /// Pattern subscriptions through the index: `"sub"` on their deliveries, encoding once per

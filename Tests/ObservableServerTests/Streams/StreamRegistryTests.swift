@@ -3,6 +3,7 @@ import Testing
 
 @testable import ObservableCounters
 @testable import ObservableServer
+@testable import ObservableStreams
 @testable import ObservableWire
 
 /// Topics, patterns and retained values in the registry, with the counters they move.

@@ -1,14 +1,17 @@
 /// Observers of one stream in an array that fan-out can walk quickly, with O(1) removal.
-struct ObserverSet {
+package struct ObserverSet {
   private(set) var observers: [StreamObserver] = []
   private var keys: [UInt64] = []
   private var positions: [UInt64: Int] = [:]
 
-  var count: Int { observers.count }
-  var isEmpty: Bool { observers.isEmpty }
+  /// An empty set.
+  package init() {}
+
+  package var count: Int { observers.count }
+  package var isEmpty: Bool { observers.isEmpty }
 
   /// Adds `observer` under a key unique within this set.
-  mutating func insert(_ observer: StreamObserver, key: UInt64) {
+  package mutating func insert(_ observer: StreamObserver, key: UInt64) {
     positions[key] = observers.count
     observers.append(observer)
     keys.append(key)
@@ -16,7 +19,7 @@ struct ObserverSet {
 
   /// Removes the observer added under `key`; returns whether it was there.
   @discardableResult
-  mutating func remove(key: UInt64) -> Bool {
+  package mutating func remove(key: UInt64) -> Bool {
     guard let position = positions.removeValue(forKey: key) else { return false }
     let last = observers.count - 1
     if position != last {
@@ -36,7 +39,7 @@ struct ObserverSet {
   }
 
   /// Hands `lines` to every observer.
-  func deliver(_ lines: [UInt8]) {
+  package func deliver(_ lines: [UInt8]) {
     for observer in observers { observer.next(lines) }
   }
 }

@@ -1,3 +1,4 @@
+import ObservableStreams
 import ObservableWire
 
 /// The registry's side of clustering: subscriptions that wait for retained values from

@@ -11,12 +11,12 @@ import ObservableWire
 /// The lock order is registry, then topic, then a connection's outbox. Patterns and topics are
 /// kept in token tries (``TopicTable``), so no publish, subscribe or new topic looks at every
 /// pattern or every topic.
-final class StreamRegistry: Sendable {
-  init(
+package final class StreamRegistry: Sendable {
+  package init(
     sources: [any StreamSource], counters: ServerCounters, maxRetainedBytes: Int = 64 << 20,
-    cluster: ClusterLink? = nil
+    replication: (any StreamReplication)? = nil
   ) {
-    self.cluster = cluster
+    self.replication = replication
     topics = Locked(TopicTable(budget: RetainedBudget(limit: maxRetainedBytes, counters: counters)))
     self.sources = Dictionary(
       sources.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -24,10 +24,10 @@ final class StreamRegistry: Sendable {
   }
 
   /// The stream to subscribe to for `name`, which may be a pattern.
-  func stream(named name: String) throws(ProtocolError) -> NamedStream {
+  package func stream(named name: String) throws(ProtocolError) -> NamedStream {
     let isPattern = try StreamName.validatePattern(name)
     if let source = sources[name] { return NamedStream(source: source, counters: counters) }
-    if let cluster { return clusteredStream(named: name, isPattern: isPattern, link: cluster) }
+    if let replication { return replication.stream(named: name, isPattern: isPattern, in: self) }
     return NamedStream(name: name, counters: counters) { [self] observer in
       let key = SubscriptionKey.next()
       if isPattern {
@@ -40,7 +40,7 @@ final class StreamRegistry: Sendable {
   }
 
   /// Delivers raw JSON `value` to every subscriber of topic `name`; returns how many there were.
-  func publish(
+  package func publish(
     _ value: UnsafeRawBufferPointer,
     to name: String,
     retain: Bool
@@ -55,7 +55,7 @@ final class StreamRegistry: Sendable {
   /// A publisher mostly publishes to the same topic again; remembering it skips the name
   /// checks, the registry's lock and the name's hashing. A dropped topic refuses the publish,
   /// so a stale one is noticed and looked up afresh.
-  func publish(
+  package func publish(
     _ value: UnsafeRawBufferPointer,
     to name: String,
     retain: Bool,
@@ -78,7 +78,7 @@ final class StreamRegistry: Sendable {
   }
 
   /// Forgets the retained value of topic `name`; returns whether it had one.
-  func clearRetained(_ name: String) throws(ProtocolError) -> Bool {
+  package func clearRetained(_ name: String) throws(ProtocolError) -> Bool {
     try StreamName.validate(name)
     if let source = sources[name] {
       throw ProtocolError(.readOnly, "\(name) is a read-only \(source.kind.rawValue) stream")
@@ -96,7 +96,7 @@ final class StreamRegistry: Sendable {
   /// has accepted, as one chunk; returns how many observers received it.
   ///
   /// `retain` keeps `lines` as the topic's retained value, so it must then be a single line.
-  func deliver(
+  package func deliver(
     _ lines: [UInt8],
     count: Int,
     to name: String,
@@ -119,12 +119,14 @@ final class StreamRegistry: Sendable {
     let outcome = deliverLocally(
       lines, count: count, to: name, retain: retain, lastTopic: &lastTopic)
     // The one cost of clustering on this path when it is off: a test of an optional.
-    if let cluster, !outcome.refused { cluster.forward(lines, count: count, topic: name) }
+    if let replication, !outcome.refused {
+      replication.forward(lines, count: count, topic: name)
+    }
     return outcome
   }
 
   /// Delivers to this node's subscribers only.
-  func deliverLocally(
+  package func deliverLocally(
     _ lines: [UInt8],
     count: Int,
     to name: String,
@@ -168,7 +170,7 @@ final class StreamRegistry: Sendable {
   }
 
   /// Starts the fixed streams' background work on `loop`.
-  func start(on loop: EventLoop) {
+  package func start(on loop: EventLoop) {
     for source in sources.values { source.start(on: loop) }
   }
 
@@ -176,17 +178,17 @@ final class StreamRegistry: Sendable {
   var patternCount: Int { topics.withLock { $0.patternCount } }
 
   /// Ends the fixed streams' background work.
-  func shutdown() {
+  package func shutdown() {
     for source in sources.values { source.shutdown() }
   }
 
   // MARK: Topic structure
 
-  func attachDirect(_ name: String, _ observer: StreamObserver, key: UInt64) {
+  package func attachDirect(_ name: String, _ observer: StreamObserver, key: UInt64) {
     topics.withLock { state in state.topic(name).attach(observer, key: key) }
   }
 
-  func detachDirect(_ name: String, key: UInt64) {
+  package func detachDirect(_ name: String, key: UInt64) {
     topics.withLock { state in
       guard let topic = state.topics[name] else { return }
       topic.detach(key: key)
@@ -194,11 +196,11 @@ final class StreamRegistry: Sendable {
     }
   }
 
-  func attachPattern(_ pattern: String, _ observer: StreamObserver, key: UInt64) {
+  package func attachPattern(_ pattern: String, _ observer: StreamObserver, key: UInt64) {
     topics.withLock { state in state.attach(observer, key: key, pattern: pattern) }
   }
 
-  func detachPattern(_ pattern: String, key: UInt64) {
+  package func detachPattern(_ pattern: String, key: UInt64) {
     topics.withLock { state in state.detach(key: key, pattern: pattern) }
   }
 
@@ -206,11 +208,11 @@ final class StreamRegistry: Sendable {
     topics.withLock { state in state.dropIfUnused(topic) }
   }
 
-  let sources: [String: any StreamSource]
-  let counters: ServerCounters
-  let topics: Locked<TopicTable>
-  /// The link to the other nodes, with `--cluster`.
-  let cluster: ClusterLink?
+  package let sources: [String: any StreamSource]
+  package let counters: ServerCounters
+  package let topics: Locked<TopicTable>
+  /// What copies values to other nodes, with `--cluster`.
+  package let replication: (any StreamReplication)?
 }
 
 private enum PublishTarget {

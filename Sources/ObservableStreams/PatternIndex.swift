@@ -8,7 +8,7 @@
 /// at delivery, so subscribers coming and going to a pattern that already has some need no
 /// invalidation; only a pattern gaining its first subscriber or losing its last changes which
 /// nodes match, and then the cache is emptied.
-struct PatternIndex {
+package struct PatternIndex {
   /// Names cached at most; past it the cache starts over, so memory stays bounded whatever
   /// names are published.
   static let cacheLimit = 4096
@@ -20,16 +20,16 @@ struct PatternIndex {
   private var last: (name: String, nodes: [TokenTrie<PatternSubscribers>.Node])?
 
   /// How many distinct patterns have subscriptions.
-  var count: Int { trie.count }
+  package var count: Int { trie.count }
 
   /// Whether no pattern has subscriptions.
-  var isEmpty: Bool { trie.isEmpty }
+  package var isEmpty: Bool { trie.isEmpty }
 
   /// How many names the cache holds, for tests.
   var cachedNames: Int { cache.count }
 
   /// Lets `body` change the subscriptions to `pattern` (`nil` when there are none).
-  mutating func update<Result>(
+  package mutating func update<Result>(
     _ pattern: String, _ body: (inout PatternSubscribers?) -> Result
   ) -> Result {
     let before = trie.count

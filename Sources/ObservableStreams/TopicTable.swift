@@ -7,9 +7,9 @@ import ObservableWire
 /// matches its name. The tries keep that cheap to maintain: a new topic finds its patterns by
 /// following its own name's tokens, and a new pattern finds its topics by following its own
 /// tokens, so neither looks at all patterns or all topics.
-struct TopicTable {
+package struct TopicTable {
   /// The topics by name, for publishing.
-  private(set) var topics: [String: Topic] = [:]
+  package private(set) var topics: [String: Topic] = [:]
   /// The same topics in a trie, for finding those a pattern matches.
   private var names = TokenTrie<Topic>()
   /// The same topics in name order, for `list`'s pages.
@@ -18,14 +18,14 @@ struct TopicTable {
   private var patterns = PatternIndex()
 
   /// What retained values may take, shared by the topics.
-  let budget: RetainedBudget
+  package let budget: RetainedBudget
 
-  init(budget: RetainedBudget) {
+  package init(budget: RetainedBudget) {
     self.budget = budget
   }
 
   /// The topic `name`, made (with every matching pattern's observers) if it does not exist.
-  mutating func topic(_ name: String) -> Topic {
+  package mutating func topic(_ name: String) -> Topic {
     if let topic = topics[name] { return topic }
     let topic = Topic(name: name, budget: budget)
     patterns.forEachMatch(of: name) { topic.adopt($0) }
@@ -45,7 +45,7 @@ struct TopicTable {
 
   /// Adds a subscription to `pattern` and attaches it to every topic the pattern matches, each
   /// handing it its retained value first.
-  mutating func attach(_ observer: StreamObserver, key: UInt64, pattern: String) {
+  package mutating func attach(_ observer: StreamObserver, key: UInt64, pattern: String) {
     patterns.update(pattern) { subscribers in
       var group = subscribers ?? PatternSubscribers(pattern: pattern)
       group.observers.insert(observer, key: key)
@@ -57,7 +57,7 @@ struct TopicTable {
   /// Removes a subscription to `pattern` from the index and from every topic it matches, which
   /// are all the topics it was attached to: those that existed when it came were attached
   /// then, those made since adopted it, and dropped ones are gone.
-  mutating func detach(key: UInt64, pattern: String) {
+  package mutating func detach(key: UInt64, pattern: String) {
     patterns.update(pattern) { subscribers in
       subscribers?.observers.remove(key: key)
       if subscribers?.observers.isEmpty == true { subscribers = nil }
@@ -84,7 +84,7 @@ struct TopicTable {
 
   /// Hands `lines`, plain lines of the topic `name` from another node, to the subscribers of
   /// `pattern` only; returns how many there were.
-  mutating func deliverToPattern(_ lines: [UInt8], name: String, pattern: String) -> Int {
+  package mutating func deliverToPattern(_ lines: [UInt8], name: String, pattern: String) -> Int {
     patterns.update(pattern) { group in
       guard let group else { return 0 }
       group.observers.deliver(
@@ -96,7 +96,7 @@ struct TopicTable {
   }
 
   /// The topics `pattern` matches.
-  func topics(matching pattern: String) -> [Topic] {
+  package func topics(matching pattern: String) -> [Topic] {
     var found: [Topic] = []
     names.forEachName(matchedBy: pattern) { found.append($0) }
     return found

@@ -6,13 +6,13 @@ import ObservableWire
 /// A topic is made on first use and dropped by the ``StreamRegistry`` once it has neither direct
 /// subscribers nor a retained value. Fan-out happens under the topic's own lock, so every
 /// subscriber, direct or through a pattern, sees one topic's values in the same order.
-final class Topic: Sendable {
+package final class Topic: Sendable {
   /// The topic's concrete name.
-  let name: String
+  package let name: String
 
   /// An empty topic named `name`, an already validated concrete name, whose retained value
   /// counts against `budget`.
-  init(name: String, budget: RetainedBudget) {
+  package init(name: String, budget: RetainedBudget) {
     self.name = name
     self.budget = budget
     plainPrefixLength = DeliveryEncoder.prefixLength(stream: name)
@@ -29,7 +29,9 @@ final class Topic: Sendable {
   ///
   /// A value to retain that would pass the retained-bytes limit is neither kept nor delivered:
   /// the outcome then has `refused` set and the topic keeps its previous value.
-  func publish(_ lines: [UInt8], retain: Bool) -> (receivers: Int, unused: Bool, refused: Bool)? {
+  package func publish(_ lines: [UInt8], retain: Bool) -> (
+    receivers: Int, unused: Bool, refused: Bool
+  )? {
     state.withLock { state in
       guard !state.dropped else { return nil }
       if retain {
@@ -53,7 +55,7 @@ final class Topic: Sendable {
 
   /// Hands `lines` to the direct subscribers only, as values from another node through the
   /// NATS subscription to this topic's name; returns how many there were.
-  func deliverDirect(_ lines: [UInt8]) -> Int {
+  package func deliverDirect(_ lines: [UInt8]) -> Int {
     state.withLock { state in
       guard !state.dropped else { return 0 }
       state.direct.deliver(lines)
@@ -63,7 +65,7 @@ final class Topic: Sendable {
 
   /// Forgets the retained value, giving its bytes back; returns whether there was one, or
   /// `nil` when the topic was dropped meanwhile.
-  func clearRetained() -> Bool? {
+  package func clearRetained() -> Bool? {
     state.withLock { state in
       guard !state.dropped else { return nil }
       guard let retained = state.retained else { return false }
@@ -74,7 +76,7 @@ final class Topic: Sendable {
   }
 
   /// Adds a direct observer and hands it the retained value first, if there is one.
-  func attach(_ observer: StreamObserver, key: UInt64) {
+  package func attach(_ observer: StreamObserver, key: UInt64) {
     state.withLock { state in
       state.direct.insert(observer, key: key)
       if let retained = state.retained { observer.next(retained) }
@@ -82,7 +84,7 @@ final class Topic: Sendable {
   }
 
   /// Adds an observer through `pattern` and hands it the retained value first, if there is one.
-  func attach(_ observer: StreamObserver, key: UInt64, pattern: String) {
+  package func attach(_ observer: StreamObserver, key: UInt64, pattern: String) {
     state.withLock { state in
       let prefix = DeliveryEncoder.prefix(stream: name, sub: pattern)
       state.patterns[pattern, default: TopicPatternGroup(linePrefix: prefix)].observers.insert(
@@ -97,7 +99,7 @@ final class Topic: Sendable {
 
   /// Adds every subscription to a pattern at once, as a new topic, which has no retained value
   /// yet, is made.
-  func adopt(_ subscribers: PatternSubscribers) {
+  package func adopt(_ subscribers: PatternSubscribers) {
     state.withLock { state in
       guard !subscribers.observers.isEmpty else { return }
       state.patterns[subscribers.pattern] = TopicPatternGroup(
@@ -108,12 +110,12 @@ final class Topic: Sendable {
   }
 
   /// Removes a direct observer.
-  func detach(key: UInt64) {
+  package func detach(key: UInt64) {
     state.withLock { state in _ = state.direct.remove(key: key) }
   }
 
   /// Removes an observer through `pattern`.
-  func detach(key: UInt64, pattern: String) {
+  package func detach(key: UInt64, pattern: String) {
     state.withLock { state in
       guard state.patterns[pattern]?.observers.remove(key: key) == true else { return }
       state.patternCount -= 1

@@ -6,7 +6,7 @@ import ObservableWire
 ///
 /// The registry wraps each source in a ``NamedStream``, which counts subscriptions; the source
 /// only keeps its observers and hands them encoded lines from whatever thread produces them.
-protocol StreamSource: AnyObject, Sendable {
+package protocol StreamSource: AnyObject, Sendable {
   /// The name clients subscribe to.
   var name: String { get }
   /// What produces the values, as `list` shows it.

@@ -4,13 +4,13 @@
 /// wildcard (`room.` for `room.*.temp`), and the names with a given start are neighbours in
 /// name order: a page walks that stretch only. A pattern that starts with a wildcard has no
 /// such start, and its stretch is every topic.
-struct TopicRange {
+package struct TopicRange {
   /// The literal tokens before the first wildcard, each followed by `.`; empty when the
   /// pattern starts with a wildcard.
-  let prefix: String
+  package let prefix: String
 
   /// The range of an already validated pattern (with at least one wildcard).
-  init(pattern: String) {
+  package init(pattern: String) {
     let tokens = pattern.split(separator: ".", omittingEmptySubsequences: false)
     self.tokens = tokens.map {
       switch $0 {
@@ -25,7 +25,7 @@ struct TopicRange {
   }
 
   /// Where a name at or after the start of the stretch stands.
-  enum Place {
+  package enum Place {
     /// In the stretch, and matched by the pattern.
     case matched
     /// In the stretch, but not matched.
@@ -37,7 +37,7 @@ struct TopicRange {
   /// Where `name`, a topic name not before ``prefix`` in name order, stands.
   ///
   /// Compares bytes, without splitting the name: a page may look at thousands of names.
-  func place(of name: String) -> Place {
+  package func place(of name: String) -> Place {
     var name = name
     return name.withUTF8 { bytes in
       guard bytes.count >= prefixBytes.count,

@@ -10,14 +10,14 @@ import ObservableCounters
 /// retained value holds its ``Topic``, its name in the table and the trie, and the value's
 /// array. With values of one byte, counting value bytes only let 64 MiB of budget grow RSS by
 /// several hundred MB.
-final class RetainedBudget: Sendable {
-  init(limit: Int, counters: ServerCounters) {
+package final class RetainedBudget: Sendable {
+  package init(limit: Int, counters: ServerCounters) {
     self.limit = limit
     self.counters = counters
   }
 
   /// The most bytes all retained values may take together.
-  let limit: Int
+  package let limit: Int
 
   /// What keeping a retained value costs a topic named `name` besides the value's line.
   ///

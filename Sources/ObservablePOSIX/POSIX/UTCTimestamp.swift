@@ -5,14 +5,14 @@ import Glibc
 ///
 /// Formatted from `gmtime_r` rather than Foundation's date formatting, which would link
 /// Foundation and its ICU data into the server for one string a second.
-enum UTCTimestamp {
+package enum UTCTimestamp {
   /// The time now.
-  static func now() -> String {
+  package static func now() -> String {
     format(secondsSinceEpoch: time(nil))
   }
 
   /// The time `secondsSinceEpoch` seconds after 1970-01-01T00:00:00Z.
-  static func format(secondsSinceEpoch: Int) -> String {
+  package static func format(secondsSinceEpoch: Int) -> String {
     var seconds = time_t(secondsSinceEpoch)
     var parts = tm()
     gmtime_r(&seconds, &parts)

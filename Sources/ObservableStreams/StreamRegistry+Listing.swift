@@ -9,20 +9,20 @@ import ObservableWire
 /// ran out, ends early with `next`, so a sparse match costs more pages, never a long turn.
 extension StreamRegistry {
   /// One stream in a `list` reply.
-  typealias ListedStream = (name: String, kind: StreamKind, subscribers: Int)
+  package typealias ListedStream = (name: String, kind: StreamKind, subscribers: Int)
 
   /// The most topics one page looks at: ten pages' worth, about a millisecond under the lock.
   static var listScanBudget: Int { 10 * StreamListEncoder.pageSize }
 
   /// Every stream with its kind and subscriber count, fixed streams first, then topics by name.
-  func list() -> [ListedStream] {
+  package func list() -> [ListedStream] {
     (try? list(matching: nil)) ?? []
   }
 
   /// The streams `filter` names or matches, in the order of ``list()``; all of them when
   /// `filter` is `nil`. Unlike a pattern subscription, which reaches topics only, a pattern
   /// filter matches fixed streams too: listing is for finding streams, whatever their kind.
-  func list(matching filter: String?) throws(ProtocolError) -> [ListedStream] {
+  package func list(matching filter: String?) throws(ProtocolError) -> [ListedStream] {
     var all: [ListedStream] = []
     var after: String?
     repeat {
@@ -41,7 +41,7 @@ extension StreamRegistry {
   ///
   /// `retained` adds topics that exist elsewhere (a clustered server's retained values in
   /// JetStream, already filtered), with no subscribers here, each in its place in name order.
-  func listPage(
+  package func listPage(
     matching filter: String?, after: String?, limit: Int, retained: [String] = []
   ) throws(ProtocolError) -> (streams: [ListedStream], next: String?) {
     var isPattern = false

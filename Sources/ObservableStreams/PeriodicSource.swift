@@ -7,20 +7,20 @@ import ObservableWire
 ///
 /// Each tick encodes the value once for all observers. The timer runs only while the stream
 /// has observers, so an unobserved `clock` costs nothing.
-final class PeriodicSource: StreamSource {
-  let name: String
-  let kind = StreamKind.builtin
+package final class PeriodicSource: StreamSource {
+  package let name: String
+  package let kind = StreamKind.builtin
 
   /// Creates a source whose values `makeValue` encodes as JSON.
-  init(name: String, interval: Duration, makeValue: @escaping @Sendable () -> [UInt8]) {
+  package init(name: String, interval: Duration, makeValue: @escaping @Sendable () -> [UInt8]) {
     self.name = name
     self.interval = interval
     self.makeValue = makeValue
   }
 
-  var observerCount: Int { state.withLock { $0.observers.count } }
+  package var observerCount: Int { state.withLock { $0.observers.count } }
 
-  func attach(_ observer: StreamObserver, key: UInt64) {
+  package func attach(_ observer: StreamObserver, key: UInt64) {
     // Encoded outside the lock: making a value may take other locks (the counters').
     let line = encodedLine()
     let (first, loop) = state.withLock { state in
@@ -31,7 +31,7 @@ final class PeriodicSource: StreamSource {
     if first { loop?.execute { [self] in startTicking() } }
   }
 
-  func detach(key: UInt64) {
+  package func detach(key: UInt64) {
     let (last, loop) = state.withLock { state in
       let removed = state.observers.remove(key: key)
       return (removed && state.observers.isEmpty, state.loop)
@@ -39,7 +39,7 @@ final class PeriodicSource: StreamSource {
     if last { loop?.execute { [self] in stopTickingIfUnobserved() } }
   }
 
-  func start(on loop: EventLoop) {
+  package func start(on loop: EventLoop) {
     let observed = state.withLock { state in
       state.loop = loop
       return !state.observers.isEmpty
@@ -47,7 +47,7 @@ final class PeriodicSource: StreamSource {
     if observed { loop.execute { [self] in startTicking() } }
   }
 
-  func shutdown() {
+  package func shutdown() {
     let loop = state.withLock { state in
       defer { state.loop = nil }
       return state.loop

@@ -8,7 +8,7 @@
 ///
 /// Not thread-safe: the ``StreamRegistry`` keeps it under its lock, with the topics. The nodes
 /// are objects, so copies share them: keep one, and change it in place.
-struct OrderedNames<Value> {
+package struct OrderedNames<Value> {
   /// The most keys a leaf holds, and the most children a branch has; a node holds at least half
   /// as many unless it is the root.
   static var fanout: Int { 64 }
@@ -19,7 +19,7 @@ struct OrderedNames<Value> {
   private var root = OrderedNamesNode<Value>()
 
   /// Sets the value under `key`, adding the key if it is new.
-  mutating func insert(_ key: String, _ value: Value) {
+  package mutating func insert(_ key: String, _ value: Value) {
     guard let (separator, right) = Self.insert(key, value, into: root, count: &count) else {
       return
     }
@@ -31,7 +31,7 @@ struct OrderedNames<Value> {
   }
 
   /// Removes `key` and its value, if present.
-  mutating func remove(_ key: String) {
+  package mutating func remove(_ key: String) {
     guard Self.remove(key, from: root) else { return }
     count -= 1
     if !root.isLeaf, root.children.count == 1 { root = root.children[0] }
@@ -189,18 +189,18 @@ struct OrderedNames<Value> {
 /// A node of ``OrderedNames``: a leaf with sorted keys and their values, or a branch whose
 /// `keys` separate its `children` (every key under `children[i + 1]` is at least `keys[i]`, and
 /// every key under `children[i]` is below it).
-final class OrderedNamesNode<Value> {
-  var keys: [String] = []
-  var values: [Value] = []
-  var children: [OrderedNamesNode<Value>] = []
+package final class OrderedNamesNode<Value> {
+  package var keys: [String] = []
+  package var values: [Value] = []
+  package var children: [OrderedNamesNode<Value>] = []
 
   var isLeaf: Bool { children.isEmpty }
 
   /// Keys in a leaf, children in a branch.
-  var size: Int { isLeaf ? keys.count : children.count }
+  package var size: Int { isLeaf ? keys.count : children.count }
 
   /// The index of the first key not below `key` (binary search).
-  func firstIndex(notBelow key: String) -> Int {
+  package func firstIndex(notBelow key: String) -> Int {
     var low = 0
     var high = keys.count
     while low < high {

@@ -5,13 +5,13 @@ import ObservableCounters
 ///
 /// Every connect and every disconnect that actually runs is counted, so `stats` can show that
 /// each subscription was disconnected exactly once.
-final class NamedStream: IndefiniteObservable<StreamObserver>, @unchecked Sendable {
+package final class NamedStream: IndefiniteObservable<StreamObserver>, @unchecked Sendable {
   // Unchecked: the base class holds only its immutable connect closure, which is Sendable.
 
   /// The stream's name, or the pattern for a pattern subscription.
-  let name: String
+  package let name: String
 
-  init(
+  package init(
     name: String,
     counters: ServerCounters,
     connect: @escaping @Sendable (StreamObserver) -> @Sendable () -> Void
@@ -36,7 +36,7 @@ final class NamedStream: IndefiniteObservable<StreamObserver>, @unchecked Sendab
   }
 
   /// The stream of a source: each subscription attaches an observer under a key of its own.
-  convenience init(source: any StreamSource, counters: ServerCounters) {
+  package convenience init(source: any StreamSource, counters: ServerCounters) {
     self.init(name: source.name, counters: counters) { observer in
       let key = SubscriptionKey.next()
       source.attach(observer, key: key)

@@ -1,10 +1,11 @@
 import ObservableCounters
+import ObservablePOSIX
 import ObservableWire
 
 /// The streams every server has.
-enum BuiltinStreams {
+package enum BuiltinStreams {
   /// The `clock` stream: the current time as an ISO 8601 UTC string, once per second.
-  static func clock() -> PeriodicSource {
+  package static func clock() -> PeriodicSource {
     PeriodicSource(name: "clock", interval: .seconds(1)) {
       var encoded: [UInt8] = []
       JSONStringEncoding.append(UTCTimestamp.now(), to: &encoded)
@@ -13,13 +14,15 @@ enum BuiltinStreams {
   }
 
   /// The `stats` stream: the server's counters, once per second.
-  static func stats(counters: ServerCounters, cluster: ClusterLink? = nil) -> PeriodicSource {
+  package static func stats(
+    counters: ServerCounters, replication: (any StreamReplication)? = nil
+  ) -> PeriodicSource {
     PeriodicSource(name: "stats", interval: .seconds(1)) {
       var json = counters.encodedJSON()
       // A clustered server's stats end with the link's state: `,"cluster":{…}}`.
-      if let cluster {
+      if let replication {
         json.removeLast()
-        json.append(contentsOf: ",\"cluster\":\(cluster.statusJSON())}".utf8)
+        json.append(contentsOf: ",\"cluster\":\(replication.statusJSON())}".utf8)
       }
       return json
     }

@@ -12,35 +12,35 @@ import ObservableWire
 ///
 /// Not thread-safe: the ``StreamRegistry`` keeps its tries under its lock. The nodes are
 /// objects, so copies of a trie share them: keep one trie, and change it in place.
-struct TokenTrie<Value> {
+package struct TokenTrie<Value> {
   /// One token's position in the trie.
-  final class Node {
+  package final class Node {
     /// Children by literal token. String keys rather than substrings: a token of up to 15
     /// bytes is then a small string, made without allocating and hashed as plain bytes, where
     /// a substring's hash goes through Unicode normalization.
-    var literal: [String: Node] = [:]
+    package var literal: [String: Node] = [:]
     /// The child for `*`.
     var oneToken: Node?
     /// The child for a final `>`.
     var tail: Node?
     /// The value of the key that ends here.
-    var value: Value?
+    package var value: Value?
 
     /// Whether nothing is stored here or below, so that the node can be freed.
-    var isEmpty: Bool { value == nil && literal.isEmpty && oneToken == nil && tail == nil }
+    package var isEmpty: Bool { value == nil && literal.isEmpty && oneToken == nil && tail == nil }
   }
 
   /// The node of the empty key; never holds a value, since keys are never empty.
-  let root = Node()
+  package let root = Node()
 
   /// How many keys have a value.
   private(set) var count = 0
 
   /// Whether no key has a value.
-  var isEmpty: Bool { count == 0 }
+  package var isEmpty: Bool { count == 0 }
 
   /// The value stored under `key`, if any.
-  func value(for key: String) -> Value? {
+  package func value(for key: String) -> Value? {
     var node = root
     for token in key.split(separator: ".", omittingEmptySubsequences: false) {
       guard let child = Self.child(of: node, token) else { return nil }
@@ -51,7 +51,7 @@ struct TokenTrie<Value> {
 
   /// Lets `body` change the value under `key` in place (setting it to `nil` removes it) and
   /// returns what `body` returns. Nodes left empty by a removal are freed.
-  mutating func update<Result>(_ key: String, _ body: (inout Value?) -> Result) -> Result {
+  package mutating func update<Result>(_ key: String, _ body: (inout Value?) -> Result) -> Result {
     let tokens = key.split(separator: ".", omittingEmptySubsequences: false)
     var path: [(parent: Node, token: Substring)] = []
     path.reserveCapacity(tokens.count)

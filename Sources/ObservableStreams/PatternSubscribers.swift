@@ -3,14 +3,14 @@
 ///
 /// Grouping by pattern is what lets a value be encoded once per pattern rather than once per
 /// observer: every line through this pattern carries the same `"sub"`.
-struct PatternSubscribers {
+package struct PatternSubscribers {
   /// The pattern, as the subscribers wrote it.
-  let pattern: String
+  package let pattern: String
   /// One observer per subscription, under its subscription key.
-  var observers = ObserverSet()
+  package var observers = ObserverSet()
 
   /// No subscriptions yet to `pattern`, an already validated pattern.
-  init(pattern: String) {
+  package init(pattern: String) {
     self.pattern = pattern
   }
 }
