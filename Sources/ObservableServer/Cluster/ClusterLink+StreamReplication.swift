@@ -9,6 +9,10 @@ extension ClusterLink: StreamReplication {
 
 extension StreamRegistry {
   /// The link to the other nodes, with `--cluster`: the registry's replication, which is only
-  /// ever a ``ClusterLink``.
-  var cluster: ClusterLink? { replication as? ClusterLink }
+  /// ever a ``ClusterLink``. Read for every publish, so an unclustered server pays only the
+  /// test of an optional, not a dynamic cast.
+  var cluster: ClusterLink? {
+    guard let replication else { return nil }
+    return replication as? ClusterLink
+  }
 }
