@@ -5,7 +5,13 @@ let package = Package(
   name: "IndefiniteObservable",
   products: [
     .library(name: "IndefiniteObservable", targets: ["IndefiniteObservable"]),
-    .library(name: "ObservableServer", targets: ["ObservableServer"]),
+    .library(
+      name: "ObservableServer",
+      targets: [
+        "ObservableServer", "ObservableWire", "ObservablePOSIX", "ObservableLogging",
+        "ObservableStreams", "Deflate",
+      ]
+    ),
     .library(name: "ObservableClient", targets: ["ObservableClient"]),
     .executable(name: "observable", targets: ["observable"]),
     .executable(name: "observable-server", targets: ["observable-server"]),
@@ -42,11 +48,42 @@ let package = Package(
     // The NATS client protocol and the JetStream API, without I/O, for clustering.
     .target(name: "NATS"),
 
+    // The wire protocol: the JSON scanner, request parsing, every line's encoder, stream names
+    // and patterns. Bytes in, bytes out: no sockets, no threads. See Docs/architecture.md.
+    .target(name: "ObservableWire"),
+    // The server's counters, which every layer from the event loop up adds to.
+    .target(name: "ObservableCounters", dependencies: ["Locking"]),
+    // What calls the kernel: sockets, addresses, the one thread wrapper, epoll and io_uring
+    // event loops and their timers.
+    .target(
+      name: "ObservablePOSIX",
+      dependencies: [
+        "CLinux", "Locking", "ObservableCounters", .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    // logfmt logs to standard error or the journal, and warnings counted on a loop timer.
+    .target(
+      name: "ObservableLogging",
+      dependencies: ["Locking", "ObservablePOSIX", .product(name: "Logging", package: "swift-log")]
+    ),
+    // Streams by name: the registry, topics, the pattern index and retained values. Replication
+    // to other nodes comes in through a protocol the cluster implements.
+    .target(
+      name: "ObservableStreams",
+      dependencies: [
+        "IndefiniteObservable", "Locking", "ObservableCounters", "ObservablePOSIX",
+        "ObservableWire",
+      ]
+    ),
+    // Raw deflate streams on zlib, for the `compress` op.
+    .target(name: "Deflate", dependencies: ["CZlib"]),
+
     .target(
       name: "ObservableServer",
       dependencies: [
         "IndefiniteObservable", "Locking", "CLinux", "CZlib", "CSystemd", "WebSocket", "NATS",
-        "ObservableVersion",
+        "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX",
+        "ObservableLogging", "ObservableStreams", "Deflate",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -104,7 +141,9 @@ let package = Package(
       name: "ObservableServerTests",
       dependencies: [
         "ObservableServer", "IndefiniteObservable", "Locking", "CZlib", "WebSocket", "TestSupport",
-        "ObservableVersion", .product(name: "Logging", package: "swift-log"),
+        "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX",
+        "ObservableLogging", "ObservableStreams", "Deflate",
+        .product(name: "Logging", package: "swift-log"),
       ],
       exclude: ["Scripts"]
     ),
@@ -120,7 +159,9 @@ let package = Package(
     .testTarget(
       name: "ObservableClientTests",
       dependencies: [
-        "ObservableClient", "ObservableServer", "IndefiniteObservable", "Locking", "TestSupport",
+        "ObservableClient", "ObservableServer", "ObservableWire", "ObservablePOSIX",
+        "ObservableCounters", "ObservableLogging", "ObservableStreams", "IndefiniteObservable",
+        "Locking", "TestSupport",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),

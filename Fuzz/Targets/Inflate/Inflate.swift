@@ -1,5 +1,6 @@
 import FuzzSupport
 
+@testable import Deflate
 @testable import ObservableServer
 
 /// Fuzzes the inflate path with the input both as compressed bytes from a peer and as plain

@@ -1,6 +1,8 @@
 import FuzzSupport
 
 @testable import ObservableServer
+@testable import ObservableStreams
+@testable import ObservableWire
 
 /// Fuzzes pattern matching: for every name in the input, the patterns that match it according
 /// to ``TopicPattern/matches(_:)`` are those that match by a positional reading of the rules,

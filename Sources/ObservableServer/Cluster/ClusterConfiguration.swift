@@ -1,4 +1,5 @@
 import NATS
+import ObservableWire
 
 /// How a server joins a cluster through NATS (`--cluster`): the NATS servers to reach, the
 /// subject prefix the nodes share, and how many copies JetStream keeps of retained values.

@@ -1,6 +1,7 @@
 import CLinux
 import Glibc
 import NATS
+import ObservablePOSIX
 
 /// Connecting to a NATS server: the next one of the pool, resolved and connected off the
 /// loop. Loop only.

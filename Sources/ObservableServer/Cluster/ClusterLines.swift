@@ -1,3 +1,5 @@
+import ObservableWire
+
 /// Checks and cuts the delivery lines that travel between nodes.
 ///
 /// A node forwards the lines it encoded for its own subscribers, `{"stream":T,"value":V}\n`

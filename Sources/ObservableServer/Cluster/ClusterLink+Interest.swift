@@ -1,4 +1,5 @@
 import NATS
+import ObservableWire
 
 /// What connection threads ask of the link: NATS interest for local subscriptions, and
 /// values for the other nodes. Any thread.

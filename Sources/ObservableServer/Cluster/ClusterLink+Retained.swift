@@ -1,3 +1,6 @@
+import NATS
+import ObservableWire
+
 /// Retained values through JetStream, as the streams and sessions ask for them: each call
 /// goes to the job that does it. Any thread.
 extension ClusterLink {

@@ -1,6 +1,9 @@
 import Locking
 import Logging
 import NATS
+import ObservableLogging
+import ObservablePOSIX
+import ObservableStreams
 import Synchronization
 
 /// The node's one connection to NATS, on one of the server's event loops: it carries live

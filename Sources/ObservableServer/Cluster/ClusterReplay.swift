@@ -1,4 +1,5 @@
 import NATS
+import ObservablePOSIX
 
 /// One read of the last stored values of a pattern from JetStream: the consumer replay, what
 /// to do with the values, and the deliver subject's sid. Loop only.

@@ -1,4 +1,5 @@
 import Glibc
+import ObservablePOSIX
 
 /// The NATS client socket's calls: resolving a server's name and connecting to each of its
 /// addresses in turn, with `TCP_NODELAY`. They block, so the link runs them on a thread of

@@ -1,4 +1,5 @@
 import NATS
+import ObservableWire
 
 /// The part of the ``ClusterLink`` that connection threads touch too, behind its lock: the
 /// NATS session (whose outbound buffer publishes append to), the interests and the counters.

@@ -1,3 +1,5 @@
+import ObservableStreams
+
 /// The NATS subjects and JetStream names of one cluster prefix.
 ///
 /// Topic names and patterns are tokens joined by dots, with `*` and `>` as NATS has them, so a

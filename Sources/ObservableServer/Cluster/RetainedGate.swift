@@ -1,4 +1,6 @@
 import Locking
+import ObservableStreams
+import ObservableWire
 
 /// Stands between a new subscription and its observer while the topic's retained value is
 /// fetched from JetStream, so that the observer gets the retained value first and then live

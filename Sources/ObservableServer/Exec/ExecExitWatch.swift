@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import ObservablePOSIX
 
 /// Tells the event loop when an exec process has ended, and reaps it.
 ///

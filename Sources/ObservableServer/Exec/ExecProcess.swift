@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import ObservablePOSIX
 
 /// One running `/bin/sh -c COMMAND` child in a process group of its own, with its stdout and
 /// stderr on non-blocking pipes.

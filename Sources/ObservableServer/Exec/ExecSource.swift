@@ -1,6 +1,9 @@
 import Dispatch
 import Locking
 import Logging
+import ObservablePOSIX
+import ObservableStreams
+import ObservableWire
 
 /// A stream whose values are the output lines of a command, run while the stream has
 /// observers.

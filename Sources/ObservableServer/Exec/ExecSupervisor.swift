@@ -1,5 +1,6 @@
 import Glibc
 import Logging
+import ObservablePOSIX
 
 /// Runs one exec stream's command on an event loop while the stream is observed: starts it,
 /// stops it (`SIGTERM`, then `SIGKILL` after the grace period), restarts it with back-off when

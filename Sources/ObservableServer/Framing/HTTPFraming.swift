@@ -1,3 +1,4 @@
+import ObservableCounters
 import WebSocket
 
 /// The start of an HTTP connection: one request head, read within

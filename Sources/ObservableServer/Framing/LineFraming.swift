@@ -1,3 +1,5 @@
+import ObservableWire
+
 /// The framing of the line protocol over a byte stream: one request per `\n`-terminated line in,
 /// lines out unchanged.
 final class LineFraming: Framing {

@@ -1,3 +1,5 @@
+import ObservableCounters
+import ObservableWire
 import WebSocket
 
 /// The line protocol over WebSocket (RFC 6455, with RFC 7692's permessage-deflate when

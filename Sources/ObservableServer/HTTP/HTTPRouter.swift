@@ -1,3 +1,4 @@
+import ObservableCounters
 import WebSocket
 
 /// What the HTTP side of the server answers to one request head: the live page, metrics,

@@ -1,3 +1,5 @@
+import ObservableStreams
+
 /// The page served at `/`: a live view of the server for people, in one HTML document with
 /// its style and script inline, so it needs no build step, no CDN and no other request.
 ///

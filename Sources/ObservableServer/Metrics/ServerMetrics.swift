@@ -1,3 +1,5 @@
+import ObservableCounters
+
 /// The server's counters as Prometheus metric families, named and explained for `/metrics`.
 ///
 /// The values are the ones the `stats` stream reports, read in one snapshot so the figures of

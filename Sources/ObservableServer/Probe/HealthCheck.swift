@@ -1,4 +1,5 @@
 import Glibc
+import ObservablePOSIX
 
 /// A client-side liveness probe: connect, read the greeting, send `ping`, read the answer.
 public enum HealthCheck {

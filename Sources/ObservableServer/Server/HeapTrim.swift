@@ -2,6 +2,7 @@ import CLinux
 import Dispatch
 import Glibc
 import Locking
+import ObservablePOSIX
 import Synchronization
 
 /// Gives the memory freed by large releases back to the system, with `malloc_trim`.

@@ -1,6 +1,10 @@
 import Glibc
 import Locking
 import Logging
+import ObservableCounters
+import ObservableLogging
+import ObservablePOSIX
+import ObservableStreams
 import ObservableVersion
 
 /// A server that exposes named observables over a line-delimited JSON protocol.
@@ -27,7 +31,7 @@ public final class ObservableServer: Sendable {
     warnings = RepeatedWarnings(logger: logger)
     let cluster = configuration.cluster.map { ClusterLink(configuration: $0, logger: logger) }
     var sources: [any StreamSource] = [
-      BuiltinStreams.clock(), BuiltinStreams.stats(counters: counters, cluster: cluster),
+      BuiltinStreams.clock(), BuiltinStreams.stats(counters: counters, replication: cluster),
     ]
     for exec in configuration.execStreams {
       sources.append(
@@ -38,7 +42,7 @@ public final class ObservableServer: Sendable {
     self.counters = counters
     registry = StreamRegistry(
       sources: sources, counters: counters, maxRetainedBytes: configuration.maxRetainedBytes,
-      cluster: cluster)
+      replication: cluster)
     admission = Admission(
       limit: configuration.maxConnections, httpLimit: configuration.maxHTTPConnections,
       counters: counters)

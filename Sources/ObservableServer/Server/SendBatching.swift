@@ -1,5 +1,7 @@
 import Glibc
 import Logging
+import ObservableCounters
+import ObservablePOSIX
 
 /// Whether the server batches the sends of a publish through io_uring.
 public enum SendBatching: String, Sendable, CaseIterable {

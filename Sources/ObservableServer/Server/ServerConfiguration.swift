@@ -1,4 +1,6 @@
 import Glibc
+import ObservablePOSIX
+import ObservableWire
 
 /// Everything that shapes one server: where it listens, its streams and its limits.
 public struct ServerConfiguration: Sendable {

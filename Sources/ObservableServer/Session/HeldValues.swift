@@ -1,4 +1,5 @@
 import Locking
+import ObservableStreams
 
 /// Holds a new subscription's values while its reply waits in the ``ReplyQueue`` behind one
 /// the cluster owes, so that the reply goes out first, as on a single node.

@@ -1,3 +1,5 @@
+import ObservablePOSIX
+
 /// The subscriptions of ended sessions on one loop whose disconnects have yet to run, run a slice
 /// per loop turn.
 ///

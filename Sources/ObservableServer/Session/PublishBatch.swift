@@ -1,3 +1,6 @@
+import ObservableStreams
+import ObservableWire
+
 /// Publishes without an `id` to the topic a connection published to last, collected while one
 /// read is handled and delivered together when it ends.
 ///

@@ -1,3 +1,5 @@
+import ObservableWire
+
 /// Authentication: with a token set, `auth` must come first, within the auth timeout, and a
 /// wrong token ends the connection, as NATS does, so tokens cannot be tried in a loop.
 extension Session {

@@ -1,3 +1,7 @@
+import ObservablePOSIX
+import ObservableStreams
+import ObservableWire
+
 /// The requests a clustered server answers differently: retained values live in JetStream,
 /// so their publish and clear are answered once the cluster has done them.
 extension Session {

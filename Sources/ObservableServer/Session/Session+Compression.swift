@@ -1,3 +1,5 @@
+import ObservableWire
+
 /// The `compress` request. Loop thread only.
 extension Session {
   /// Switches the connection to deflate after the reply, once no cluster reply is owed.

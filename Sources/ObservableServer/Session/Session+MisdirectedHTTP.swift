@@ -1,3 +1,5 @@
+import ObservableWire
+
 /// An HTTP request sent to the line port.
 extension Session {
   /// Answers an HTTP request line once, not once per header line after it, and ends the

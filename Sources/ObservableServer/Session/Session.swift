@@ -1,5 +1,7 @@
 import IndefiniteObservable
 import Logging
+import ObservableStreams
+import ObservableWire
 
 /// The protocol state of one connection: its subscriptions, whether it has authenticated, and
 /// the handling of each request. Used on the connection's loop thread only.

@@ -1,4 +1,7 @@
 import Logging
+import ObservableCounters
+import ObservableLogging
+import ObservableStreams
 
 /// What the sessions of one server share: its streams, its access rules, its counters and its
 /// log. Nothing in it knows about sockets.

@@ -1,3 +1,5 @@
+import ObservableWire
+
 /// The connection as its session sees it: where replies go, and the few things the protocol
 /// asks of the transport. Used on the connection's loop thread only.
 ///

@@ -1,5 +1,6 @@
 import CSystemd
 import Locking
+import ObservablePOSIX
 
 /// Reports the server's state to systemd for `Type=notify` services (`sd_notify(3)`).
 ///

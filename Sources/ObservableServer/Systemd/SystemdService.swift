@@ -1,4 +1,5 @@
 import Locking
+import ObservablePOSIX
 
 /// The server's side of running under systemd: the sockets it hands over, and the
 /// notifications a `Type=notify` service sends (`READY=1`, `STATUS=`, `WATCHDOG=1`,

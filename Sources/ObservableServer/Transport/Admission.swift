@@ -1,5 +1,6 @@
 import Dispatch
 import Locking
+import ObservableCounters
 
 /// Which connections the server takes: at most a given number at once of each kind, and none
 /// once it shuts down. Shared by every listener of one server.

@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import ObservablePOSIX
 
 /// How a connection ends when the server shuts down. Loop thread only.
 extension Connection {

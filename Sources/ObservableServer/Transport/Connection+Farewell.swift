@@ -1,3 +1,5 @@
+import ObservablePOSIX
+
 /// How a connection whose framing says goodbye (a WebSocket Close frame) ends when its peer
 /// does not read, or stops answering: the frame is sent even then, after the frame being
 /// written, and what was queued behind that frame is dropped to make room. Loop thread only.

@@ -1,4 +1,5 @@
 import Glibc
+import ObservablePOSIX
 
 /// What a framing other than lines asks of its connection: bytes written outside the outbox
 /// (HTTP responses, control frames), the swap to WebSocket at the upgrade, and the last frame

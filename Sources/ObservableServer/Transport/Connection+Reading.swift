@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import ObservablePOSIX
 
 /// The reading side: socket to compression to framing to session. Loop thread only.
 extension Connection {

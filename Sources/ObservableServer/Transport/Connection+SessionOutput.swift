@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import ObservablePOSIX
 
 /// What the session asks of the connection, and how the connection ends after socket errors.
 /// Loop thread only.

@@ -1,5 +1,8 @@
 import CLinux
+import Deflate
 import Glibc
+import ObservablePOSIX
+import ObservableWire
 
 /// The writing side: outbox to framing to compression to socket. Loop thread only.
 extension Connection: RingWriter {

@@ -1,6 +1,10 @@
 import CLinux
+import Deflate
 import Glibc
 import Logging
+import ObservablePOSIX
+import ObservableStreams
+import ObservableWire
 
 /// One client socket on an event loop: it reads bytes, hands them through its ``Framing`` to its
 /// ``Session``, and writes what the session and the streams queue in its ``Outbox``.

@@ -1,3 +1,5 @@
+import ObservablePOSIX
+
 /// An event loop that serves connections, with what its connections share on it.
 struct ConnectionLoop: Sendable {
   init(loop: EventLoop, queuedOutput: QueuedOutput, heapTrim: HeapTrim) {

@@ -1,6 +1,9 @@
 import CLinux
 import Glibc
 import Logging
+import ObservableLogging
+import ObservablePOSIX
+import ObservableWire
 import WebSocket
 
 /// A listening socket on the first event loop that accepts clients and spreads them over all

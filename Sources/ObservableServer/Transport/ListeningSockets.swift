@@ -1,4 +1,5 @@
 import Glibc
+import ObservablePOSIX
 
 /// The listening sockets a server serves: bound from its configuration, or handed over by the
 /// service manager.

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Locking
 
+@testable import ObservablePOSIX
 @testable import ObservableServer
 
 /// A stand-in server on loopback that speaks protocol 1.1 from a script: it greets, answers

@@ -2,6 +2,8 @@ import Locking
 import XCTest
 
 @testable import ObservableServer
+@testable import ObservableStreams
+@testable import ObservableWire
 
 /// The checks on lines from other nodes, the subjects of a prefix, and the gate that puts
 /// retained values before live ones.

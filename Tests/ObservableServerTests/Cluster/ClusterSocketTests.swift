@@ -2,6 +2,7 @@ import Glibc
 import TestSupport
 import XCTest
 
+@testable import ObservablePOSIX
 @testable import ObservableServer
 
 /// The NATS client socket tries every address of a name in turn, off the loop.

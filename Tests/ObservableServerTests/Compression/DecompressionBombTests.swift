@@ -1,5 +1,6 @@
 import Testing
 
+@testable import Deflate
 @testable import ObservableServer
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import Deflate
 @testable import ObservableServer
 
 /// The server side of `compress` at each level and flush policy (`--deflate-level`, and the

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import Deflate
 @testable import ObservableServer
 
 /// The compressor and decompressor against each other: one long-lived stream per direction,

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import Deflate
 @testable import ObservableServer
 
 /// How the decompressor reacts to input it must not accept.

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import Deflate
 @testable import ObservableServer
 
 /// Interoperability with Python's zlib, an implementation that shares no code with ours

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 
+@testable import ObservablePOSIX
 @testable import ObservableServer
 
 /// Connections opened together must not send their keepalive probes together: a burst past

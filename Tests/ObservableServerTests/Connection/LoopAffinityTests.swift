@@ -3,6 +3,8 @@ import Locking
 import Logging
 import Testing
 
+@testable import ObservableCounters
+@testable import ObservablePOSIX
 @testable import ObservableServer
 
 /// Code that belongs to one event loop checks, in debug builds, that it runs there; and

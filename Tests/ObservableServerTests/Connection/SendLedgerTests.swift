@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 
+@testable import ObservablePOSIX
 @testable import ObservableServer
 
 /// Completions are matched by the token each send carries, never by position: with synthetic

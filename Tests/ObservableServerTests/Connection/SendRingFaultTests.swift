@@ -2,6 +2,8 @@ import Glibc
 import TestSupport
 import Testing
 
+@testable import ObservableCounters
+@testable import ObservablePOSIX
 @testable import ObservableServer
 
 /// The ring's error paths over real sockets: each completion goes to the writer and bytes it

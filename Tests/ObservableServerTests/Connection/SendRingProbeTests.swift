@@ -5,6 +5,8 @@ import Logging
 import TestSupport
 import Testing
 
+@testable import ObservableCounters
+@testable import ObservablePOSIX
 @testable import ObservableServer
 
 /// The server asks the kernel for the io_uring operations it uses before it batches a send:

@@ -2,6 +2,8 @@ import Glibc
 import TestSupport
 import Testing
 
+@testable import ObservableCounters
+@testable import ObservablePOSIX
 @testable import ObservableServer
 
 /// The ring's results are what `send` gives on a non-blocking socket: a partial count when the

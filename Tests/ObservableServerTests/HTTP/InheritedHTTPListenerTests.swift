@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import ObservablePOSIX
 @testable import ObservableServer
 
 /// A socket the service manager hands over under the name `http` is served as HTTP.

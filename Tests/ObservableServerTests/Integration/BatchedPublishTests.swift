@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import Deflate
 @testable import ObservableServer
 
 /// Many requests in one write: the publishes a read holds go out together, and nothing about

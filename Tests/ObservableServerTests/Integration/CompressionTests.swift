@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 /// `compress` over real sockets, with `Scripts/compressed_client.py` (Python's zlib, sharing
 /// no code with the server) as the compressed client and plain ``LineClient``s beside it.

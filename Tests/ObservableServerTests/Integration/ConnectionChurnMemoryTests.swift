@@ -3,6 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 
+@testable import Deflate
 @testable import ObservableServer
 
 /// A server that lives long sees millions of connections come and go: its memory must depend on

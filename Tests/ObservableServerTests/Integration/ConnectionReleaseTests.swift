@@ -2,6 +2,8 @@ import Glibc
 import TestSupport
 import Testing
 
+@testable import Deflate
+@testable import ObservablePOSIX
 @testable import ObservableServer
 
 /// A closed connection must leave nothing behind: not its buffers, not its compressor, not

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 /// The reference documents name everything the server has: every op and error code of the
 /// protocol, every flag `observable-server --help` lists, and every metric `/metrics` serves,

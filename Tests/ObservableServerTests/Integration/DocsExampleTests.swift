@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 /// The examples in `Docs/protocol.md`, run against a real server: the greeting as printed, and
 /// the Python client of a compressed connection, taken from the document with only the port

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 /// An error reply quotes at most a short prefix of what it names, however long the request: a
 /// reply that repeats an 8 MiB op twice would be over 16 MiB, more than `--max-queued-bytes`

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 @Suite("Error replies", .timeLimit(.minutes(1)))
 struct ErrorReplyTests {

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 /// `list` answers in pages, so a reply never passes what may wait for a client, however many
 /// topics there are.

@@ -3,6 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 
+@testable import Deflate
 @testable import ObservableServer
 
 /// Memory freed by connections that held a lot goes back to the system: with no client left,

@@ -3,6 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 
+@testable import ObservableLogging
 @testable import ObservableServer
 
 /// A flood of connections past `--max-connections` fills the log with a few lines a second

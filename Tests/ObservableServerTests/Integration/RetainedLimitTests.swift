@@ -3,7 +3,9 @@ import Glibc
 import TestSupport
 import Testing
 
+@testable import Deflate
 @testable import ObservableServer
+@testable import ObservableStreams
 
 /// Retained values are bounded all together, and can be given back.
 @Suite("Retained values are bounded", .timeLimit(.minutes(2)))

@@ -3,6 +3,8 @@ import Glibc
 import TestSupport
 import Testing
 
+@testable import ObservableCounters
+@testable import ObservablePOSIX
 @testable import ObservableServer
 
 /// Sends through io_uring: a broadcast goes out in a few batches, and what reaches clients is

@@ -3,6 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 
+@testable import ObservablePOSIX
 @testable import ObservableServer
 
 /// The executable under the real `systemd-socket-activate`, which opens the sockets, waits for

@@ -3,6 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 
+@testable import ObservablePOSIX
 @testable import ObservableServer
 
 /// What the server says when it cannot start or is started wrongly.

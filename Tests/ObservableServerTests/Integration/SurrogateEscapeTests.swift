@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 /// An unpaired surrogate escape has no Unicode scalar value: I-JSON (RFC 7493) forbids it, and
 /// a subscriber's JSON parser may reject the whole line. A publish carrying one is refused as

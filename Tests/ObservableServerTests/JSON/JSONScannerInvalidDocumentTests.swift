@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 @Suite struct JSONScannerInvalidDocumentTests {
   @Test(arguments: [

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 @Suite struct JSONScannerNestingTests {
   private func nestedArrays(_ depth: Int) -> [UInt8] {

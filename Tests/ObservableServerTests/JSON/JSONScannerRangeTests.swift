@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 @Suite struct JSONScannerRangeTests {
   @Test(arguments: ["", " ", "\t", "\r\n", " \n\t\r  "], ["", " ", "\n", " \t\r\n "])

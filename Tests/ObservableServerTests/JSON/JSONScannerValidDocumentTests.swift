@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 @Suite struct JSONScannerValidDocumentTests {
   @Test(arguments: [

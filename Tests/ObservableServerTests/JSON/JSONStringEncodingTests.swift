@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 @Suite struct JSONStringEncodingTests {
   /// Strings that exercise every escaping rule, including runs longer than one 8-byte word.

@@ -1,4 +1,5 @@
 @testable import ObservableServer
+@testable import ObservableWire
 
 // Adapters from byte arrays and string literals to the pointer-based scanner API, so each test
 // states its input once.

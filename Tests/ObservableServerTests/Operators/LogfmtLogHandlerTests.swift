@@ -4,6 +4,7 @@ import Locking
 import Logging
 import Testing
 
+@testable import ObservableLogging
 @testable import ObservableServer
 
 /// The log handler's lines, read back by an independent logfmt parser (a Python script).

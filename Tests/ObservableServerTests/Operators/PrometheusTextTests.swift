@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ObservableCounters
 @testable import ObservableServer
 
 /// `/metrics` text read back by `prometheus_client`'s parser, which shares nothing with ours.

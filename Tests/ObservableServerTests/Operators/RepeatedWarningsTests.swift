@@ -4,6 +4,8 @@ import Logging
 import TestSupport
 import Testing
 
+@testable import ObservableLogging
+@testable import ObservablePOSIX
 @testable import ObservableServer
 
 /// Warnings clients can repeat at will are logged a few times a second, with a count of the

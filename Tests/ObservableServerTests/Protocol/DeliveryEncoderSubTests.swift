@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 /// Protocol 1.1: deliveries through a pattern subscription carry it,
 /// `{"stream":NAME,"sub":PATTERN,"value":V}\n`.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 /// Delivery lines: `{"stream":NAME,"value":V}\n`.
 @Suite(.timeLimit(.minutes(1)))

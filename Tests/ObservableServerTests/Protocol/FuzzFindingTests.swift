@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 /// Inputs the libFuzzer targets under Fuzz/ found, kept so that the fixes stay fixed.
 @Suite struct FuzzFindingTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 /// The greeting: `{"hello":"observable-server","version":…,"protocol":1,…}\n`.
 @Suite(.timeLimit(.minutes(1)))

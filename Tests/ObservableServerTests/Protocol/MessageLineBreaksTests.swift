@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 /// Line breaks in a WebSocket message: trailing ones are framing, others outside strings are
 /// whitespace, and those inside strings are left for the JSON reader to refuse.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 /// A ``Request`` copied out of the parser's closure, raw JSON fields kept as their exact text.
 struct ParsedRequest: Equatable {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 @Suite("Publish fast path", .timeLimit(.minutes(1)))
 struct PublishShapeTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 /// Reply lines: `{"ok":true,"op":…,"id":…,…}\n` and
 /// `{"ok":false,"op":…,"id":…,"error":{"code":…,"message":…}}\n`.

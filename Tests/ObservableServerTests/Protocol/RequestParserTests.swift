@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 /// JSON request lines: `{"op":…,"id":…,…}`.
 @Suite(.timeLimit(.minutes(1)))

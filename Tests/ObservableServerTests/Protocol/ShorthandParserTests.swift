@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 /// The text shorthand for people at a terminal: `subscribe clock`, `publish room.1 hello`.
 @Suite(.timeLimit(.minutes(1)))

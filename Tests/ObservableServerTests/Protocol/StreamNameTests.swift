@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 /// Names are tokens of `[A-Za-z0-9_-]` joined by `.`, at most 255 bytes; patterns may also use
 /// `*` as a whole token and `>` as the whole last token.

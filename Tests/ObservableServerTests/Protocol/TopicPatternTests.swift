@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableWire
 
 /// `*` matches exactly one token, a final `>` one or more trailing tokens, and a pattern without
 /// wildcards only the identical name.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableStreams
+@testable import ObservableWire
 
 /// `list` reads its page from an ordered index, so a page costs the page, not the registry:
 /// 20 pipelined lists over 300,000 topics leave another client of the loop answered at once.

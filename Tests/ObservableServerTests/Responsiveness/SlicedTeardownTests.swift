@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableStreams
 
 /// A connection's subscriptions end a slice per loop turn once it closes: the loop's other
 /// clients are served in between, and every disconnect still runs exactly once, shutdown or

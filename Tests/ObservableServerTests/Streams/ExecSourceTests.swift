@@ -4,6 +4,7 @@ import Logging
 import TestSupport
 import Testing
 
+@testable import ObservablePOSIX
 @testable import ObservableServer
 
 /// An exec source driven directly on an event loop, for what the protocol cannot show: the

@@ -2,7 +2,10 @@ import IndefiniteObservable
 import TestSupport
 import Testing
 
+@testable import ObservableCounters
 @testable import ObservableServer
+@testable import ObservableStreams
+@testable import ObservableWire
 
 /// Concurrent publishers to one topic while other threads subscribe and unsubscribe.
 @Suite(.timeLimit(.minutes(1)))

@@ -1,6 +1,9 @@
 import Testing
 
+@testable import ObservableCounters
 @testable import ObservableServer
+@testable import ObservableStreams
+@testable import ObservableWire
 
 /// A publisher's remembered topic: used while it is in use, never after it was dropped.
 @Suite(.timeLimit(.minutes(1)))

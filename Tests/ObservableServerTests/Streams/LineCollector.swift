@@ -2,6 +2,8 @@ import IndefiniteObservable
 import TestSupport
 
 @testable import ObservableServer
+@testable import ObservableStreams
+@testable import ObservableWire
 
 /// A stream observer that keeps every line it is handed, from any thread.
 final class LineCollector: Sendable {

@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableStreams
 
 /// The observer array with O(1) removal: a removed observer's slot takes the last observer.
 @Suite(.timeLimit(.minutes(1)))

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableStreams
 
 /// ``OrderedNames`` against a sorted array, through enough inserts and removes to split and
 /// merge nodes at every level.

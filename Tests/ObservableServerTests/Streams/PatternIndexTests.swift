@@ -1,6 +1,9 @@
 import Testing
 
+@testable import ObservableCounters
 @testable import ObservableServer
+@testable import ObservableStreams
+@testable import ObservableWire
 
 /// The pattern index's cache of matches per name: it must answer as the trie would after any
 /// sequence of subscriptions, and stay bounded.

@@ -3,7 +3,10 @@ import IndefiniteObservable
 import TestSupport
 import Testing
 
+@testable import ObservableCounters
 @testable import ObservableServer
+@testable import ObservableStreams
+@testable import ObservableWire
 
 /// The registry's guarantees with patterns while threads race: one order for every subscriber
 /// of a topic, direct or through a pattern, as the topic comes and goes; retained value first,

@@ -1,7 +1,10 @@
 import IndefiniteObservable
 import Testing
 
+@testable import ObservableCounters
 @testable import ObservableServer
+@testable import ObservableStreams
+@testable import ObservableWire
 
 /// Pattern subscriptions through the index: `"sub"` on their deliveries, encoding once per
 /// pattern, `list(matching:)`, and the index emptied as subscriptions leave.

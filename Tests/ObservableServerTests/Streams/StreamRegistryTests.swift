@@ -1,7 +1,10 @@
 import IndefiniteObservable
 import Testing
 
+@testable import ObservableCounters
 @testable import ObservableServer
+@testable import ObservableStreams
+@testable import ObservableWire
 
 /// Topics, patterns and retained values in the registry, with the counters they move.
 @Suite(.timeLimit(.minutes(1)))

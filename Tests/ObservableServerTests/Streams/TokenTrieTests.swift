@@ -1,6 +1,8 @@
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableStreams
+@testable import ObservableWire
 
 /// The token trie against the naive matcher, ``TopicPattern/matches(_:)``, on generated names
 /// and patterns under random insert and remove sequences.

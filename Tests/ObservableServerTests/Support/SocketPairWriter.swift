@@ -1,5 +1,6 @@
 import Glibc
 
+@testable import ObservablePOSIX
 @testable import ObservableServer
 
 /// A ring writer that behaves as a connection does, on one end of a connected pair of sockets

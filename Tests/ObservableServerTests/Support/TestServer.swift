@@ -2,6 +2,7 @@ import Glibc
 import Logging
 import TestSupport
 
+@testable import ObservablePOSIX
 @testable import ObservableServer
 
 /// An in-process server on a free loopback port, shut down by ``stop()``.

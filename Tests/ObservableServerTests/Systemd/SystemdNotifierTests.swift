@@ -2,6 +2,7 @@ import Dispatch
 import Logging
 import Testing
 
+@testable import ObservablePOSIX
 @testable import ObservableServer
 
 #if canImport(Glibc)

@@ -1,0 +1,83 @@
+import Glibc
+import Locking
+
+/// The server's counters, as the `stats` stream reports them.
+package final class ServerCounters: Sendable {
+  /// A copy of every counter at one moment.
+  package struct Snapshot: Sendable {
+    package var connections = 0
+    package var connectionsTotal = 0
+    package var subscriptions = 0
+    package var subscribesTotal = 0
+    package var disconnectsTotal = 0
+    package var publishedTotal = 0
+    package var deliveredTotal = 0
+    package var droppedTotal = 0
+    package var slowConsumersTotal = 0
+    package var bytesIn = 0
+    package var bytesOut = 0
+    package var bytesOutUncompressed = 0
+    package var subscriptionLimitTotal = 0
+    package var retainedLimitTotal = 0
+    package var retainedBytes = 0
+    package var deadPeersTotal = 0
+    package var authTimeoutsTotal = 0
+    package var authFailuresTotal = 0
+    package var webSocketConnections = 0
+    package var webSocketConnectionsTotal = 0
+    package var httpRequestsTotal = 0
+    /// io_uring submissions of batched sends (one `io_uring_enter` each).
+    package var sendBatchesTotal = 0
+    /// Sends made through those submissions.
+    package var batchedSendsTotal = 0
+  }
+
+  private let values = Locked(Snapshot())
+  private let started = ContinuousClock.now
+
+  /// Counters all at zero, the uptime counting from now.
+  package init() {}
+
+  /// Changes counters under one lock acquisition.
+  package func update(_ change: (inout Snapshot) -> Void) {
+    values.withLock { change(&$0) }
+  }
+
+  /// Counts `count` publishes that each reached `receivers` observers.
+  package func published(_ count: Int, receivers: Int) {
+    values.withLock {
+      $0.publishedTotal += count
+      $0.deliveredTotal += count * receivers
+    }
+  }
+
+  /// Every counter now.
+  package var snapshot: Snapshot { values.withLock { $0 } }
+
+  /// Whole seconds since the server started.
+  package var uptimeSeconds: Int { Int((ContinuousClock.now - started).components.seconds) }
+
+  /// The `stats` value: one JSON object with every counter.
+  package func encodedJSON() -> [UInt8] {
+    let now = snapshot
+    let fields: [(String, Int)] = [
+      ("connections", now.connections), ("connections_total", now.connectionsTotal),
+      ("subscriptions", now.subscriptions), ("subscribes_total", now.subscribesTotal),
+      ("disconnects_total", now.disconnectsTotal), ("published_total", now.publishedTotal),
+      ("delivered_total", now.deliveredTotal), ("dropped_total", now.droppedTotal),
+      ("slow_consumers_total", now.slowConsumersTotal), ("bytes_in", now.bytesIn),
+      ("bytes_out", now.bytesOut), ("bytes_out_uncompressed", now.bytesOutUncompressed),
+      ("subscription_limit_total", now.subscriptionLimitTotal),
+      ("retained_limit_total", now.retainedLimitTotal), ("retained_bytes", now.retainedBytes),
+      ("dead_peers_total", now.deadPeersTotal), ("auth_timeouts_total", now.authTimeoutsTotal),
+      ("auth_failures_total", now.authFailuresTotal),
+      ("websocket_connections", now.webSocketConnections),
+      ("websocket_connections_total", now.webSocketConnectionsTotal),
+      ("http_requests_total", now.httpRequestsTotal),
+      ("send_batches_total", now.sendBatchesTotal),
+      ("batched_sends_total", now.batchedSendsTotal),
+      ("uptime_s", uptimeSeconds),
+    ]
+    return Array(("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}").utf8)
+  }
+}

@@ -1,0 +1,54 @@
+extension [UInt8] {
+  /// Appends raw bytes with one `memcpy`.
+  ///
+  /// `append(contentsOf:)` of an `UnsafeRawBufferPointer` copies byte by byte (the raw buffer
+  /// has no contiguous-copy fast path), which was the largest user-space entry of the publish
+  /// path; a typed buffer of the same memory is copied at once.
+  @inlinable @inline(__always)
+  package mutating func append(bytes: UnsafeRawBufferPointer) {
+    bytes.withMemoryRebound(to: UInt8.self) { append(contentsOf: $0) }
+  }
+
+  /// Appends another array's bytes without retaining it, as `append(contentsOf:)` would.
+  @inlinable @inline(__always)
+  package mutating func append(bytesOf other: borrowing [UInt8]) {
+    other.withUnsafeBytes { append(bytes: $0) }
+  }
+
+  /// Appends a literal's bytes with one copy; appending a `String.UTF8View` walks it instead,
+  /// which showed up on the publish path.
+  @inlinable
+  package mutating func append(literal: StaticString) {
+    append(
+      bytes: UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+  }
+
+  /// Appends a string's UTF-8 bytes with one copy.
+  @inlinable
+  package mutating func append(utf8 text: String) {
+    var text = text
+    text.withUTF8 { append(bytes: UnsafeRawBufferPointer($0)) }
+  }
+
+  /// Appends `value` in decimal without making a `String`.
+  @inlinable
+  package mutating func append(decimal value: Int) {
+    if value < 0 { append(UInt8(ascii: "-")) }
+    var magnitude = value.magnitude
+    var digits: (UInt64, Int) = (0, 0)  // reversed digits packed 4 bits each, and their count
+    repeat {
+      digits.0 = digits.0 << 4 | UInt64(magnitude % 10)
+      digits.1 += 1
+      magnitude /= 10
+    } while magnitude > 0 && digits.1 < 16
+    if magnitude > 0 {
+      // Too long for the packed form (more than 16 digits): rare enough for the slow way.
+      append(contentsOf: String(value.magnitude).utf8)
+      return
+    }
+    for _ in 0..<digits.1 {
+      append(UInt8(ascii: "0") + UInt8(digits.0 & 0xF))
+      digits.0 >>= 4
+    }
+  }
+}

@@ -1,0 +1,69 @@
+/// Recognises the most common request, `{"op":"publish","stream":"NAME","value":VALUE}`
+/// written compactly in that key order, without building a member list.
+///
+/// Publishing is the hot path: at a million lines a second, the general parser's allocations
+/// and string switches are most of the cost. Anything else, including the same request with
+/// other spacing, key order or an `id`, returns `nil` and takes the general path, which gives
+/// the same result.
+package enum PublishShape {
+  private static let prefix: StaticString = #"{"op":"publish","stream":""#
+  /// The start of `prefix` that a delivery line does not share: from the key after it to the
+  /// closing brace, the request reads `"stream":"NAME","value":V}`, exactly as its delivery.
+  private static let opMember: StaticString = #"{"op":"publish","#
+  private static let middle: StaticString = #"","value":"#
+
+  /// The name and value of a line of this shape, both pointing into the line.
+  package struct Parts {
+    /// The stream's name as it was sent; it matches the name rules, so it needs no unescaping.
+    package let name: UnsafeRawBufferPointer
+    /// The raw, validated JSON value.
+    package let value: UnsafeRawBufferPointer
+    /// The line from `"stream"` to its closing brace: the delivery line of this publish
+    /// without its opening brace and newline.
+    package let deliveryBody: UnsafeRawBufferPointer
+
+    /// The request these parts stand for.
+    package var request: Request {
+      var request = Request(op: .publish)
+      request.stream = String(decoding: name, as: UTF8.self)
+      request.value = value
+      return request
+    }
+  }
+
+  /// The request, when `line` has exactly this shape with a valid name and a valid JSON value.
+  package static func match(_ line: UnsafeRawBufferPointer) -> Request? {
+    parts(of: line)?.request
+  }
+
+  /// The name and value, when `line` has exactly this shape with a valid name and a valid JSON
+  /// value; the session batches such a publish without making a `String` or a ``Request``.
+  package static func parts(of line: UnsafeRawBufferPointer) -> Parts? {
+    let prefixCount = prefix.utf8CodeUnitCount
+    let middleCount = middle.utf8CodeUnitCount
+    guard line.count > prefixCount + middleCount + 2, line.last == UInt8(ascii: "}"),
+      line.hasPrefix(prefix)
+    else { return nil }
+    var end = prefixCount
+    // Names need no unescaping when they match the name rules; anything else goes the long way.
+    while end < line.count, isNameByte(line[end]) { end += 1 }
+    let nameEnd = end
+    guard nameEnd > prefixCount, line.hasPrefix(middle, at: nameEnd) else { return nil }
+    let value = UnsafeRawBufferPointer(rebasing: line[(nameEnd + middleCount)..<(line.count - 1)])
+    guard let scanned = try? JSONScanner.scanValue(value), scanned.range == 0..<value.count
+    else { return nil }
+    return Parts(
+      name: UnsafeRawBufferPointer(rebasing: line[prefixCount..<nameEnd]), value: value,
+      deliveryBody: UnsafeRawBufferPointer(rebasing: line[opMember.utf8CodeUnitCount...]))
+  }
+
+  private static func isNameByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"),
+      UInt8(ascii: "."):
+      true
+    default: false
+    }
+  }
+}

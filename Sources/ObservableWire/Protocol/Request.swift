@@ -1,0 +1,24 @@
+/// One parsed request line.
+///
+/// `id` and `value` point into the line being handled (or into a buffer the parser owns for the
+/// duration of the call), so a request must not outlive the closure it is handed to.
+package struct Request {
+  package var op: RequestOp
+  /// The request's `id` as raw JSON bytes, echoed unchanged in the reply.
+  package var id: UnsafeRawBufferPointer?
+  package var stream: String?
+  /// The published value as raw, validated JSON bytes.
+  package var value: UnsafeRawBufferPointer?
+  package var retain = false
+  package var token: String?
+  package var algorithm: String?
+  /// For `list`: the last name of the previous page; the reply starts after it.
+  package var after: String?
+  /// Whether the line was the text shorthand, so that a hint in the reply can use it too.
+  package var isShorthand = false
+
+  package init(op: RequestOp, id: UnsafeRawBufferPointer? = nil) {
+    self.op = op
+    self.id = id
+  }
+}
