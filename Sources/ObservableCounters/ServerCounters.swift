@@ -32,19 +32,21 @@ package final class ServerCounters: Sendable {
     package var batchedSendsTotal = 0
   }
 
-  private let values = Locked(Snapshot())
+  /// Inlinable with ``update(_:)`` and ``published(_:receivers:)``: the write path counts every
+  /// send, and a call into this module with a closure cost more than the lock itself.
+  @usableFromInline let values = Locked(Snapshot())
   private let started = ContinuousClock.now
 
   /// Counters all at zero, the uptime counting from now.
   package init() {}
 
   /// Changes counters under one lock acquisition.
-  package func update(_ change: (inout Snapshot) -> Void) {
+  @inlinable package func update(_ change: (inout Snapshot) -> Void) {
     values.withLock { change(&$0) }
   }
 
   /// Counts `count` publishes that each reached `receivers` observers.
-  package func published(_ count: Int, receivers: Int) {
+  @inlinable package func published(_ count: Int, receivers: Int) {
     values.withLock {
       $0.publishedTotal += count
       $0.deliveredTotal += count * receivers

@@ -49,9 +49,12 @@ extension Connection: RingWriter {
     return false
   }
 
-  /// Calls `body` with the bytes ``prepareWrite()`` readied.
-  func withUnsentBytes<Value>(_ body: (UnsafeRawBufferPointer) -> Value) -> Value {
-    output.withUnsentBytes(body)
+  /// How many of the bytes ``prepareWrite()`` readied are not sent yet.
+  var unsentCount: Int { output.unsentCount }
+
+  /// Copies the bytes ``prepareWrite()`` readied and not sent yet to `target`.
+  func copyUnsentBytes(to target: UnsafeMutableRawPointer) {
+    output.copyUnsentBytes(to: target)
   }
 
   /// Takes one send's outcome: keeps the rest of a partial send, watches for room when the

@@ -183,11 +183,17 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
   /// How bytes become lines; replaced once, at a WebSocket upgrade.
   var framing: any Framing
   /// The bytes being written, framed and compressed.
-  var output = OutgoingBytes()
+  ///
+  /// Unchecked: every access is on the connection's loop, none is held across a call that
+  /// could reach the connection again, and since the send ring moved to another module the
+  /// runtime check cost the write path a `swift_beginAccess` at every step of every flush.
+  @exclusivity(unchecked) var output = OutgoingBytes()
   /// Whether the loop reports when the socket has room (`EPOLLOUT`).
   var watchingWritable = false
   /// Set while the connection waits for its loop's send ring (see ``RingWriter``).
-  var awaitingRing = false
+  ///
+  /// Unchecked as ``output`` is: a flag the ring alone reads and sets, on the loop.
+  @exclusivity(unchecked) var awaitingRing = false
   /// Where the connection is in its life. Each change is a ``ConnectionLifecycle`` method,
   /// called from the connection's files alone.
   var lifecycle = ConnectionLifecycle()

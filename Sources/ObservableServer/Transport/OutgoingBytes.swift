@@ -33,6 +33,13 @@ struct OutgoingBytes {
     bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[offset...])) }
   }
 
+  /// Copies the bytes not sent yet to `target`, which has room for ``unsentCount`` of them.
+  func copyUnsentBytes(to target: UnsafeMutableRawPointer) {
+    bytes.withUnsafeBytes { all in
+      target.copyMemory(from: all.baseAddress! + offset, byteCount: all.count - offset)
+    }
+  }
+
   /// Counts `count` more bytes as taken by the socket.
   mutating func sent(_ count: Int) {
     offset += count
