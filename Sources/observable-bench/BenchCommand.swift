@@ -120,6 +120,11 @@ struct BenchCommand: ParsableCommand {
 
   @OptionGroup var clusterBroadcast: ClusterBroadcastOptions
 
+  @OptionGroup var comparison: ComparisonOptions
+
+  /// Whether the comparison beside the peers runs over TLS.
+  var tls: Bool { comparison.tls }
+
   func validate() throws {
     guard parsedSubscribers != nil else {
       throw ValidationError("--subscribers \(subscribers): expected positive counts like 1,10,100")
@@ -162,6 +167,7 @@ struct BenchCommand: ParsableCommand {
       throw ValidationError(
         "--transport \(transport): expected tcp, websocket or deflate, comma separated")
     }
+    try validateComparison()
     if let connect {
       guard server == nil, serverThreads == nil else {
         throw ValidationError(
@@ -177,6 +183,7 @@ struct BenchCommand: ParsableCommand {
 
   func run() throws {
     if try runClusterModes() { return }
+    if try runComparison() { return }
     let selected =
       scenarios.isEmpty
       ? ScenarioName.allCases.filter { $0 != .patterns && $0 != .soak && $0 != .broadcast }
