@@ -47,20 +47,17 @@ struct PeerFanOutRun {
     var descriptors = ([publisher] + subscribers).map {
       pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0)
     }
-    let linesPerBatch = max(1, batchBytes / template.count)
-    // Waiting for a quarter window of room keeps writes large when subscribers lag.
-    let lowWater = UInt64(max(1, min(window / 4, linesPerBatch)))
+    let bound = PublishWindow(
+      window: window, lineBytes: template.count, batchBytes: batchBytes, total: total)
     started = MonotonicTime.now()
     lastDelivery = started
     var lastProgress = started
     while !finished {
       var canPublishMore = false
       if !publisher.hasPendingOutput, published < total {
-        let slowest = tallies.lazy.map(\.next).min() ?? published
-        let inFlight = published - min(slowest, published)
-        let room = UInt64(window) - min(inFlight, UInt64(window))
-        let count = min(room, UInt64(linesPerBatch), total - published)
-        if count > 0, count >= lowWater || published + count == total {
+        let count = bound.nextBatch(
+          published: published, slowest: tallies.lazy.map(\.next).min() ?? published)
+        if count > 0 {
           try publishBatch(count)
           try publisher.flush()
           canPublishMore = !publisher.hasPendingOutput && published < total
