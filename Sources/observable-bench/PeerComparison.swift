@@ -116,11 +116,18 @@ struct PeerComparison {
     _ server: ComparedServer, files: BenchCertificate, connections: Int, _ deadline: Deadline
   ) throws(BenchError) -> PeerProcess {
     let port = try PeerProcess.freePort()
-    return try PeerProcess(
-      server.command(
-        port: port, tls: tls, files: files, observableServer: observableServer,
-        connections: connections),
-      port: port, logPath: files.directory + "/\(server.rawValue).log", deadline: deadline)
+    let log = files.directory + "/\(server.rawValue).log"
+    do {
+      return try PeerProcess(
+        server.command(
+          port: port, tls: tls, files: files, observableServer: observableServer,
+          connections: connections),
+        port: port, logPath: log, deadline: deadline)
+    } catch {
+      // The log is in the run's folder, which goes when the run ends: say what it held.
+      let output = String((ProcFile.read(log) ?? "").suffix(2000))
+      throw .server("\(error)" + (output.isEmpty ? "" : "\n\(output)"))
+    }
   }
 
   /// The benchmark's client side: it trusts the run's own certificate and nothing else, and
