@@ -12,6 +12,7 @@ enum ComparedServer: String, CaseIterable, Sendable {
   /// Mosquitto 2.0, MQTT 3.1.1 at QoS 0.
   case mosquitto
 
+  /// The protocol the benchmark speaks to this server.
   var dialect: PeerDialect {
     switch self {
     case .observable: .jsonLines

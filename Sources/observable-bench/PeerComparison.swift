@@ -9,14 +9,21 @@ import TLS
 /// `cost.py` does), so that a change in the machine's load falls on all of them alike; memory
 /// starts each server afresh, since it is measured from a server at rest.
 struct PeerComparison {
+  /// The servers measured, observable-server first.
   let servers: [ComparedServer]
+  /// Whether every connection is over TLS.
   let tls: Bool
+  /// The fan-out rows' subscriber counts; empty when fan-out is not measured.
   let fanOutCounts: [Int]
+  /// The memory rows' connections; `nil` when memory is not measured.
   let memoryConnections: Int?
+  /// `--messages`, or `nil` for each server's default.
   let messages: Int?
   let window: Int
   let payload: Payload
+  /// Rounds of the fan-out comparison (`--repeats`).
   let repeats: Int
+  /// The observable-server executable.
   let observableServer: String
   /// Whether `observableServer` takes `--listen tls://` (its `--help` names `--tls-cert`).
   let observableHasTLS: Bool

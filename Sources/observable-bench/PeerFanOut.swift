@@ -18,9 +18,12 @@ struct PeerFanOut {
   /// The client side's TLS context, when the server is measured over TLS.
   let tls: TLSContext?
   let subscribers: Int
+  /// Messages published; each subscriber must receive all of them.
   let messages: Int
+  /// Most messages published ahead of the slowest subscriber (`--window`).
   let window: Int
   let payload: Payload
+  /// The topic every subscriber subscribes to.
   static let stream = "bench"
 
   /// Connects, opens every connection, then measures; the connections close afterwards.

@@ -1,10 +1,13 @@
 /// What ``PeerFanOut`` measured for one server at one subscriber count.
 struct PeerFanOutResult: Sendable {
   let server: ComparedServer
+  /// Whether every connection was over TLS.
   let tls: Bool
   let subscribers: Int
   let published: UInt64
+  /// Deliveries over all subscribers.
   let delivered: Int
+  /// Messages published that some subscriber never received, summed over subscribers.
   let lost: UInt64
   let duplicated: Int
   /// From the first publish to the last delivery.
@@ -16,7 +19,9 @@ struct PeerFanOutResult: Sendable {
   let benchPercent: Double
   let problems: [String]
 
+  /// The figure compared: server CPU per delivered message.
   var nanosecondsPerMessage: Double { serverNanoseconds / Double(max(delivered, 1)) }
+  /// Deliveries a second, over all subscribers.
   var deliveredRate: Double { elapsedSeconds > 0 ? Double(delivered) / elapsedSeconds : 0 }
 
   /// The row of the table and of `--json`'s `results`.

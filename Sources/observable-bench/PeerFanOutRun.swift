@@ -7,15 +7,22 @@ import PeerWire
 struct PeerFanOutRun {
   let subscribers: [PeerConnection]
   let publisher: PeerConnection
+  /// Messages to publish, each to reach every subscriber.
   let total: UInt64
+  /// Most messages published ahead of the slowest subscriber.
   let window: Int
   let payload: Payload
+  /// The protocol's bytes before the payload in one publish.
   let prefix: [UInt8]
+  /// One whole publish, payload included, which each publish is patched from.
   let template: [UInt8]
+  /// What each subscriber received, by index.
   var tallies: [SequenceTally]
   private(set) var published: UInt64 = 0
+  /// When the first publish was queued, and when the latest delivery arrived.
   private(set) var started: UInt64 = 0
   private(set) var lastDelivery: UInt64 = 0
+  /// What went wrong, for the row's failure; empty when nothing did.
   private(set) var problems: [String] = []
   private var closed = false
   /// How long without any progress before the run is declared stalled.
@@ -38,11 +45,14 @@ struct PeerFanOutRun {
     tallies = Array(repeating: SequenceTally(), count: subscribers.count)
   }
 
+  /// Deliveries over all subscribers.
   var delivered: Int { tallies.reduce(0) { $0 + $1.received } }
   var lost: UInt64 { tallies.reduce(0) { $0 + $1.lost(of: published) } }
   var duplicated: Int { tallies.reduce(0) { $0 + $1.duplicated } }
   var elapsedSeconds: Double { MonotonicTime.seconds(from: started, to: lastDelivery) }
 
+  /// Publishes and reads until every subscriber has every message, or the run stalls, a
+  /// subscriber is closed, or the deadline passes.
   mutating func measure(deadline: Deadline) throws(BenchError) {
     var descriptors = ([publisher] + subscribers).map {
       pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0)

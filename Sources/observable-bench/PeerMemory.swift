@@ -10,8 +10,10 @@ struct PeerMemory {
   let server: ComparedServer
   /// The server, freshly started: memory is measured from its state at rest.
   let process: PeerProcess
+  /// The client side's TLS context, when measured over TLS.
   let tls: TLSContext?
   let connections: Int
+  /// Topics the connections subscribe to, in turn.
   let topics = 100
   /// Connections being opened at once: a batch beyond the listen backlog (Mosquitto's is
   /// 100) would leave SYNs dropped and retried a second later.
