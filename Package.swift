@@ -121,9 +121,11 @@ let package = Package(
     .executableTarget(
       name: "observable-bench",
       dependencies: [
-        "ObservableServer", "Locking", "CZlib", "PeerWire", "TLS",
+        "ObservableServer", "Locking", "CZlib",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Histogram", package: "hdrhistogram-swift"),
+        // The peers' protocols and the client side of TLS, for the comparisons with the peers.
+        "PeerWire", "TLS",
       ]
     ),
 
