@@ -63,6 +63,13 @@ final class PeerConnection {
   /// Whether the TLS handshake is done, or the connection is plain.
   var isOpen: Bool { phase == .open }
 
+  /// The TLS version and cipher the server chose, such as `TLSv1.3 TLS_AES_256_GCM_SHA384`;
+  /// `nil` when plain or before the handshake.
+  var tlsDescription: String? {
+    guard let session, session.isHandshakeComplete else { return nil }
+    return "\(session.negotiatedProtocol ?? "?") \(session.cipher ?? "?")"
+  }
+
   var hasPendingOutput: Bool { outputOffset < output.count }
 
   /// The poll(2) events this connection waits for now.

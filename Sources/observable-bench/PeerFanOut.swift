@@ -44,6 +44,7 @@ struct PeerFanOut {
     guard let cpuBefore = process.cpuNanoseconds() else {
       throw .server("\(server.rawValue): /proc/\(process.pid)/task is unreadable")
     }
+    let negotiated = connections[subscribers].tlsDescription
     let benchBefore = CPUMeter.benchSeconds()
     try run.measure(deadline: deadline)
     // What the server still does for the last deliveries (acknowledgements) counts too.
@@ -57,6 +58,7 @@ struct PeerFanOut {
       delivered: run.delivered, lost: run.lost, duplicated: run.duplicated,
       elapsedSeconds: run.elapsedSeconds, serverNanoseconds: Double(cpuAfter &- cpuBefore),
       benchPercent: wall > 0 ? (CPUMeter.benchSeconds() - benchBefore) / wall * 100 : 0,
+      negotiated: negotiated,
       problems: run.problems)
   }
 }

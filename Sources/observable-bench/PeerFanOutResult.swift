@@ -17,6 +17,8 @@ struct PeerFanOutResult: Sendable {
   /// The benchmark's own CPU over the run, in percent of one core: near 100, the client is
   /// the limit of the delivered rate (not of the CPU figure).
   let benchPercent: Double
+  /// The TLS version and cipher the server chose, when over TLS.
+  let negotiated: String?
   let problems: [String]
 
   /// The figure compared: server CPU per delivered message.
@@ -34,7 +36,8 @@ struct PeerFanOutResult: Sendable {
       parameter: "\(subscribers) subscriber\(subscribers == 1 ? "" : "s"), \(server.rawValue)"
         + (tls ? " over TLS" : ""),
       result: "\(Format.rate(deliveredRate)) msgs/s delivered (lost \(lost), dup \(duplicated)),"
-        + " server \(Format.decimal(nanosecondsPerMessage)) ns/msg",
+        + " server \(Format.decimal(nanosecondsPerMessage)) ns/msg"
+        + (negotiated.map { ", \($0)" } ?? ""),
       problems: problems,
       cpu: CPUMeter.Shares(
         bench: benchPercent,

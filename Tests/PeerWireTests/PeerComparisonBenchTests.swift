@@ -36,6 +36,8 @@ final class PeerComparisonBenchTests: XCTestCase {
       XCTAssertTrue(row.passed, "\(row)")
       XCTAssertTrue(row.tls, "\(row)")
       XCTAssertEqual(row.delivered, 4000, "\(row)")
+      // The version and cipher the server chose, read from the session.
+      XCTAssertTrue(row.result.contains(", TLSv1.3 TLS_AES_"), "\(row)")
     }
     XCTAssertEqual(survivors(), [], "servers of the bench still running")
   }
@@ -87,6 +89,7 @@ final class PeerComparisonBenchTests: XCTestCase {
       let metrics = try XCTUnwrap(row["metrics"] as? [String: Double])
       return FanOutRow(
         peer: row["peer"] as? String ?? "?", passed: row["passed"] as? Bool ?? false,
+        result: row["result"] as? String ?? "",
         subscribers: Int(metrics["subscribers"] ?? 0), delivered: Int(metrics["delivered"] ?? 0),
         nanosecondsPerMessage: metrics["server_ns_per_msg"] ?? 0, tls: metrics["tls"] == 1)
     }
@@ -109,6 +112,7 @@ final class PeerComparisonBenchTests: XCTestCase {
 private struct FanOutRow {
   let peer: String
   let passed: Bool
+  let result: String
   let subscribers: Int
   let delivered: Int
   let nanosecondsPerMessage: Double
