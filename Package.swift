@@ -45,6 +45,10 @@ let package = Package(
     // Handshakes per second and bytes per second of the TLS transform on one core, in memory.
     .executableTarget(name: "tls-bench", dependencies: ["TLS"]),
 
+    // The peers' protocols as observable-bench speaks them (RESP, NATS, MQTT 3.1.1 QoS 0, the
+    // line protocol): bytes in, messages out, no I/O, so that each can be tested alone.
+    .target(name: "PeerWire"),
+
     // The NATS client protocol and the JetStream API, without I/O, for clustering.
     .target(name: "NATS"),
 
@@ -120,6 +124,8 @@ let package = Package(
         "ObservableServer", "Locking", "CZlib",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Histogram", package: "hdrhistogram-swift"),
+        // The peers' protocols and the client side of TLS, for the comparisons with the peers.
+        "PeerWire", "TLS",
       ]
     ),
 
@@ -154,6 +160,9 @@ let package = Package(
     ),
     // The TLS transform against real peers: `openssl s_client`/`s_server` and Python's `ssl`.
     .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"]),
+    // The peers' protocols as the benchmark reads them, and observable-bench comparing the
+    // peers over real redis-server, nats-server and mosquitto.
+    .testTarget(name: "PeerWireTests", dependencies: ["PeerWire", "TestSupport"]),
     // The NATS client against its own fakes and against a real nats-server it starts.
     .testTarget(name: "NATSTests", dependencies: ["NATS", "TestSupport"]),
     .testTarget(
