@@ -93,7 +93,7 @@ let package = Package(
     .target(
       name: "ObservableClient",
       dependencies: [
-        "IndefiniteObservable", "Locking", "CZlib", "ObservableVersion",
+        "IndefiniteObservable", "Locking", "CZlib", "ObservableVersion", "TLS",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
