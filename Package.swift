@@ -83,7 +83,7 @@ let package = Package(
       dependencies: [
         "IndefiniteObservable", "Locking", "CLinux", "CZlib", "CSystemd", "WebSocket", "NATS",
         "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX",
-        "ObservableLogging", "ObservableStreams", "Deflate",
+        "ObservableLogging", "ObservableStreams", "Deflate", "TLS",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -108,7 +108,7 @@ let package = Package(
     .executableTarget(
       name: "observable-server",
       dependencies: [
-        "ObservableServer",
+        "ObservableServer", "TLS",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]
