@@ -42,6 +42,14 @@ struct TLSLineServer {
     self.port = port
   }
 
+  /// Fresh certificates for a test against this server; `openssl` and `python3` are required
+  /// (a missing one fails under CI and skips elsewhere).
+  static func certificates() throws -> TestCertificates {
+    try RequiredTool.require(TestCertificates.isAvailable, "openssl")
+    try RequiredTool.require(PythonProcess.interpreter != nil, "python3")
+    return try TestCertificates()
+  }
+
   /// What the server wrote, once it has served its connections.
   func output() async throws -> String { try await run.value }
 

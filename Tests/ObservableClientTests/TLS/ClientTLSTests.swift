@@ -11,11 +11,7 @@ import Testing
 struct ClientTLSTests {
   let certificates: TestCertificates
 
-  init() throws {
-    try RequiredTool.require(TestCertificates.isAvailable, "openssl")
-    try RequiredTool.require(PythonProcess.interpreter != nil, "python3")
-    certificates = try TestCertificates()
-  }
+  init() throws { certificates = try TLSLineServer.certificates() }
 
   private func configuration(_ tls: ClientTLSConfiguration) -> ClientConfiguration {
     .quiet { $0.tls = tls }
@@ -90,6 +86,31 @@ struct ClientTLSTests {
     let output = try await server.output()
     #expect(output.contains("client: alice"), "\(output)")
     #expect(output.contains("handshake failed"), "\(output)")
+  }
+
+  @Test("requests from many tasks while replies are read: every reply arrives, in one session")
+  func concurrentRequestsShareTheSession() async throws {
+    let server = try await TLSLineServer(certificates)
+    let client = try ObservableClient(
+      "tls://localhost:\(server.port)",
+      configuration: configuration(.init(caFile: certificates.path("ca.pem"))))
+    try await client.connect()
+    // Callers encrypt under the write lock while the connection thread decrypts replies: a
+    // record out of order or OpenSSL state touched by both at once fails the session.
+    let replies = try await withThrowingTaskGroup(of: Int.self) { group in
+      for _ in 0..<8 {
+        group.addTask {
+          for _ in 0..<50 { _ = try await client.ping() }
+          return 50
+        }
+      }
+      return try await group.reduce(0, +)
+    }
+    client.close()
+    #expect(replies == 400)
+    let output = try await server.output()
+    #expect(output.components(separatedBy: "request:").count - 1 == 400)
+    #expect(!output.contains("ended:"), "\(output)")
   }
 
   @Test("tls:// sets the default checks; a plain address stays plain")

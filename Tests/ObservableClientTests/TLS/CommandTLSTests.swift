@@ -7,11 +7,7 @@ import Testing
 struct CommandTLSTests {
   let certificates: TestCertificates
 
-  init() throws {
-    try RequiredTool.require(TestCertificates.isAvailable, "openssl")
-    try RequiredTool.require(PythonProcess.interpreter != nil, "python3")
-    certificates = try TestCertificates()
-  }
+  init() throws { certificates = try TLSLineServer.certificates() }
 
   @Test("--ca-file verifies the server; without it the test CA is unknown; --insecure passes")
   func verifiesByDefault() async throws {
