@@ -88,6 +88,18 @@ struct ClientTLSTests {
     #expect(output.contains("handshake failed"), "\(output)")
   }
 
+  @Test("tls:// to a plain server fails, saying the server does not speak TLS")
+  func plainServerIsNotTLS() async throws {
+    let server = try ScriptedServer(
+      greeting: #"{"hello":"observable-server","version":"1.1.0","protocol":1}"#, requests: 0,
+      then: [])
+    let client = try ObservableClient(
+      "tls://127.0.0.1:\(server.port)",
+      configuration: configuration(.init(caFile: certificates.path("ca.pem"))))
+    let error = await #expect(throws: ClientError.self) { try await client.connect() }
+    #expect("\(String(describing: error))".contains("does not speak TLS"))
+  }
+
   @Test("requests from many tasks while replies are read: every reply arrives, in one session")
   func concurrentRequestsShareTheSession() async throws {
     let server = try await TLSLineServer(certificates)
