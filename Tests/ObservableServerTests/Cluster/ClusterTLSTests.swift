@@ -18,12 +18,15 @@ final class ClusterTLSTests: XCTestCase {
 
   override func tearDown() { certificates = nil }
 
-  /// The `tls {}` block of every NATS node; with `verify`, clients need a certificate too.
-  private func tlsBlock(verify: Bool) -> String {
+  /// The `tls {}` block of every NATS node, serving `certificate` (with `key`); with
+  /// `verify`, clients need a certificate too.
+  private func tlsBlock(
+    verify: Bool, certificate: String = "server", key: String = "server"
+  ) -> String {
     """
     tls {
-      cert_file: "\(certificates.path("server.pem"))"
-      key_file: "\(certificates.path("server.key"))"
+      cert_file: "\(certificates.path("\(certificate).pem"))"
+      key_file: "\(certificates.path("\(key).key"))"
       ca_file: "\(certificates.path("ca.pem"))"
       verify: \(verify)
     }
@@ -70,6 +73,25 @@ final class ClusterTLSTests: XCTestCase {
     XCTAssertTrue(noCertificate.waitForLog("TLS failed"), noCertificate.output)
     for node in [unknownAuthority, noCertificate] {
       XCTAssertFalse(node.output.contains("cluster retained stream ready"), node.output)
+      node.signal(SIGKILL)
+      _ = node.waitForExit()
+    }
+  }
+
+  func testAnExpiredCertificateOrAnotherHostsIsRefused() throws {
+    for (certificate, key, reason) in [
+      ("expired", "server", "certificate has expired"),
+      ("elsewhere", "elsewhere", "hostname mismatch"),
+    ] {
+      let nats = try NATSClusterFixture(
+        self, extraConfiguration: tlsBlock(verify: false, certificate: certificate, key: key))
+      let node = try ServerProcess(
+        arguments: [
+          "--listen", "127.0.0.1:0", "--cluster", "tls://localhost:\(nats.clientPorts[0])",
+          "--cluster-ca-file", certificates.path("ca.pem"),
+        ])
+      XCTAssertTrue(node.waitForLog(reason), "\(certificate): \(node.output)")
+      XCTAssertFalse(node.output.contains("cluster connected"), node.output)
       node.signal(SIGKILL)
       _ = node.waitForExit()
     }
