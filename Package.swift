@@ -87,7 +87,7 @@ let package = Package(
       dependencies: [
         "IndefiniteObservable", "Locking", "CLinux", "CZlib", "CSystemd", "WebSocket", "NATS",
         "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX",
-        "ObservableLogging", "ObservableStreams", "Deflate",
+        "ObservableLogging", "ObservableStreams", "Deflate", "TLS",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -97,7 +97,7 @@ let package = Package(
     .target(
       name: "ObservableClient",
       dependencies: [
-        "IndefiniteObservable", "Locking", "CZlib", "ObservableVersion",
+        "IndefiniteObservable", "Locking", "CZlib", "ObservableVersion", "TLS",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -112,7 +112,7 @@ let package = Package(
     .executableTarget(
       name: "observable-server",
       dependencies: [
-        "ObservableServer",
+        "ObservableServer", "TLS",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]

@@ -12,6 +12,8 @@ struct EstablishedConnection {
   let reader: LineReader
   let writer: SocketWriter
   let serverSendsSub: Bool
+  /// The TLS session, when the connection has one.
+  let tls: TLSSocket?
 }
 
 extension ClientCore {
@@ -66,10 +68,17 @@ extension ClientCore {
     guard let wake else { throw .closed }
     let fd = try SocketConnector.connect(
       to: address, timeout: configuration.connectTimeout, wake: wake)
-    let reader = LineReader(
-      fd: fd, wake: wake, maximumLineBytes: configuration.maximumLineBytes)
-    let writer = SocketWriter(fd: fd, wake: wake)
     let deadline = ContinuousClock.now + configuration.connectTimeout
+    let tls: TLSSocket?
+    do {
+      tls = try startTLS(on: fd, until: deadline)
+    } catch {
+      Glibc.close(fd)
+      throw error
+    }
+    let reader = LineReader(
+      fd: fd, wake: wake, maximumLineBytes: configuration.maximumLineBytes, tls: tls)
+    let writer = SocketWriter(fd: fd, wake: wake, tls: tls)
     do {
       let greeting = try handshakeLine(reader, until: deadline)
       guard greeting.hello != nil else { throw ClientError.protocolViolation("no greeting") }
@@ -91,7 +100,7 @@ extension ClientCore {
       }
       return EstablishedConnection(
         fd: fd, reader: reader, writer: writer,
-        serverSendsSub: greeting.features?.contains("sub") ?? false)
+        serverSendsSub: greeting.features?.contains("sub") ?? false, tls: tls)
     } catch let error as ClientError {
       Glibc.close(fd)
       throw error
@@ -158,6 +167,7 @@ extension ClientCore {
     for case .caller(let continuation) in abandoned {
       continuation.resume(returning: .failure(failure))
     }
+    connection.tls?.close()
     Glibc.close(connection.fd)
   }
 

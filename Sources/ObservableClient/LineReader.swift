@@ -27,12 +27,14 @@ final class LineReader {
   private var tailStart = 0
   private var inflater: InflateStream?
   private var chunk = [UInt8](repeating: 0, count: 65_536)
+  private let tls: TLSSocket?
 
-  /// Reads from `fd`, watching `wake`.
-  init(fd: Int32, wake: WakePipe, maximumLineBytes: Int) {
+  /// Reads from `fd`, watching `wake`; through `tls` when it is given.
+  init(fd: Int32, wake: WakePipe, maximumLineBytes: Int, tls: TLSSocket? = nil) {
     self.fd = fd
     self.wake = wake
     self.maximumLineBytes = maximumLineBytes
+    self.tls = tls
   }
 
   /// Inflates everything from now on, including bytes already read but not yet taken as lines.
@@ -70,6 +72,10 @@ final class LineReader {
   }
 
   private func fill(until deadline: ContinuousClock.Instant?) throws(End) {
+    if let tls {
+      let count = try tls.read(into: &chunk, until: deadline)
+      return try append(chunk[..<count])
+    }
     while true {
       let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
       if count > 0 {

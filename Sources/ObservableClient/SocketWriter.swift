@@ -10,15 +10,18 @@ final class SocketWriter: @unchecked Sendable {
   private let fd: Int32
   private let wake: WakePipe
   private var deflater: DeflateStream?
+  private let tls: TLSSocket?
   private(set) var failed = false
 
   /// How long one line may wait for room in the socket before the connection counts as dead.
   static let stallLimit = Duration.seconds(10)
 
-  /// Writes to `fd`; `wake` ends a wait for room when the client closes.
-  init(fd: Int32, wake: WakePipe) {
+  /// Writes to `fd`, through `tls` when it is given; `wake` ends a wait for room when the
+  /// client closes.
+  init(fd: Int32, wake: WakePipe, tls: TLSSocket? = nil) {
     self.fd = fd
     self.wake = wake
+    self.tls = tls
   }
 
   /// Deflates every later line.
@@ -32,6 +35,11 @@ final class SocketWriter: @unchecked Sendable {
   func send(_ line: [UInt8]) -> Bool {
     guard !failed else { return false }
     let bytes = deflater?.compress(line) ?? line
+    if let tls {
+      if tls.send(bytes) { return true }
+      shutDown()
+      return false
+    }
     var offset = 0
     let deadline = ContinuousClock.now + Self.stallLimit
     while offset < bytes.count {

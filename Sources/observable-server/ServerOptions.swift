@@ -102,7 +102,7 @@ struct ServerOptions: ParsableArguments {
   @Option(
     name: .customLong("cluster"),
     help: ArgumentHelp(
-      "Join a cluster through this NATS server: nats://[user:password@|token@]host[:port]. Repeatable; off by default.",
+      "Join a cluster through this NATS server: nats://[user:password@|token@]host[:port], or tls:// for TLS (also used when the server requires it). Repeatable; off by default.",
       valueName: "url"))
   var cluster: [String] = []
 
@@ -115,6 +115,8 @@ struct ServerOptions: ParsableArguments {
     help:
       "NATS servers that store each retained value (default 3; fewer if the cluster is smaller).")
   var clusterReplicas: Int?
+
+  @OptionGroup var clusterTLS: ClusterTLSOptions
 
   @Option(
     name: .customLong("io-uring"),
@@ -212,14 +214,16 @@ struct ServerOptions: ParsableArguments {
   private var clusterOnlyFlagGiven: String? {
     if clusterPrefix != nil { return "--cluster-prefix" }
     if clusterReplicas != nil { return "--cluster-replicas" }
-    return nil
+    return clusterTLS.flagGiven
   }
 
   private func clusterConfiguration() throws -> ClusterConfiguration {
     do {
-      return try ClusterConfiguration(
+      var configuration = try ClusterConfiguration(
         urls: cluster, prefix: clusterPrefix ?? "obs", replicas: clusterReplicas ?? 3)
-    } catch {
+      configuration.tls = try clusterTLS.configuration()
+      return configuration
+    } catch let error as ClusterConfigurationError {
       throw ValidationError(error.description)
     }
   }

@@ -1,5 +1,6 @@
 import NATS
 import ObservableWire
+import TLS
 
 /// How a server joins a cluster through NATS (`--cluster`): the NATS servers to reach, the
 /// subject prefix the nodes share, and how many copies JetStream keeps of retained values.
@@ -23,6 +24,10 @@ public struct ClusterConfiguration: Sendable {
   public var pingInterval: Duration = .seconds(1)
   /// How many PINGs may be unanswered at a tick before the server is declared dead.
   public var maxPingsOut = 2
+  /// How the link checks a NATS server that requires TLS (`tls_required` in its INFO, or a
+  /// `tls://` URL), and the client certificate it presents; `nil`: the system's authorities
+  /// and no certificate.
+  public var tls: TLSClientConfiguration?
 
   /// A configuration from the URLs users write (`nats://[user:password@|token@]host[:port]`).
   public init(urls: [String], prefix: String = "obs", replicas: Int = 3)

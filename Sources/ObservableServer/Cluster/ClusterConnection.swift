@@ -23,6 +23,8 @@ final class ClusterConnection: ReadinessHandler, @unchecked Sendable {
   var watchingWritable = false
   private var writeBuffer: [UInt8] = []
   private var writeOffset = 0
+  /// TLS on the current connection, once the server asked for it.
+  var tls = ClusterTLS()
   private var tickTimer: LoopTimer?
   var reconnectTimer: LoopTimer?
   /// Set by ``stop()``: nothing reconnects or retries after it.
@@ -84,11 +86,16 @@ final class ClusterConnection: ReadinessHandler, @unchecked Sendable {
     }
     guard case .done(let count) = outcome else { return }
     guard count > 0 else { return connectionLost("closed by the NATS server") }
+    receive(count, from: buffer)
+  }
+
+  /// Hands plaintext from the server to the NATS session; `false` when that dropped the
+  /// connection.
+  func deliver(_ bytes: UnsafeRawBufferPointer) -> Bool {
     var events: [NATSSessionEvent] = []
     let received = link.state.withLock { state -> Bool in
       do {
-        try state.session.receive(
-          UnsafeRawBufferPointer(rebasing: buffer[..<count]), now: .now, events: &events)
+        try state.session.receive(bytes, now: .now, events: &events)
         return true
       } catch {
         return false
@@ -96,6 +103,7 @@ final class ClusterConnection: ReadinessHandler, @unchecked Sendable {
     }
     handle(events)
     if !received { connectionLost("protocol error") }
+    return received
   }
 
   /// Sends what the session holds, keeping what the socket does not take for `EPOLLOUT`.
@@ -112,7 +120,7 @@ final class ClusterConnection: ReadinessHandler, @unchecked Sendable {
           writeBuffer.removeAll(keepingCapacity: true)
           writeOffset = 0
         }
-        state.session.moveOutbound(into: &writeBuffer)
+        moveOutbound(from: &state.session, into: &writeBuffer)
       }
     }
     while writeOffset < writeBuffer.count {
@@ -163,6 +171,7 @@ final class ClusterConnection: ReadinessHandler, @unchecked Sendable {
     watchingWritable = false
     writeBuffer.removeAll(keepingCapacity: true)
     writeOffset = 0
+    tls.session = nil
     link.state.withLock { $0.unsentBytes = 0 }
   }
 }

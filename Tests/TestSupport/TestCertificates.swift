@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import XCTest
 
 /// Certificates and keys made with the `openssl` command in a temporary directory for one
@@ -6,11 +7,16 @@ import XCTest
 ///
 /// One authority (`ca`) signs the server's certificates, the client's, and one for another
 /// host; a second, unknown authority (`stranger`) signs a client certificate nobody trusts.
-final class TestCertificates {
-  let directory: URL
+/// Shared by the TLS transform's tests, the client's and the cluster link's.
+public final class TestCertificates {
+  /// The directory that holds every file.
+  public let directory: URL
+
+  /// Whether the `openssl` command is installed (for ``RequiredTool``).
+  public static var isAvailable: Bool { (try? executable()) != nil }
 
   /// Makes every file; throws when `openssl` is missing (``RequiredTool`` decides how).
-  init() throws {
+  public init() throws {
     directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("tls-certificates-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -36,16 +42,16 @@ final class TestCertificates {
   deinit { try? FileManager.default.removeItem(at: directory) }
 
   /// The path of `name` (such as `server.pem` or `server.key`).
-  func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+  public func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
   /// Copies `source` over `target` in the directory (a certificate renewed in place).
-  func replace(_ target: String, with source: String) throws {
+  public func replace(_ target: String, with source: String) throws {
     let data = try Data(contentsOf: URL(fileURLWithPath: path(source)))
     try data.write(to: URL(fileURLWithPath: path(target)), options: .atomic)
   }
 
   /// Writes `text` to `name` in the directory.
-  func write(_ name: String, _ text: String) throws {
+  public func write(_ name: String, _ text: String) throws {
     try Data(text.utf8).write(to: URL(fileURLWithPath: path(name)))
   }
 
@@ -75,11 +81,34 @@ final class TestCertificates {
   }
 
   private func openssl(_ arguments: String...) throws {
-    let child = try ChildProcess("openssl", arguments)
-    child.closeInput()
-    let status = child.exitStatus(within: .seconds(30))
-    guard status == 0 else {
-      throw LoopbackSocket.Failure(description: "openssl \(arguments[0]) failed: \(child.errors)")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try Self.executable())
+    process.arguments = arguments
+    let errors = Pipe()
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = errors
+    try process.run()
+    // openssl writes a few lines at most, far below a pipe's buffer: reading after exit is safe.
+    guard eventually(timeout: .seconds(30), { !process.isRunning }) else {
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      throw TestSupportError("openssl \(arguments[0]) did not finish in 30 s")
     }
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      let text = String(
+        decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      throw TestSupportError("openssl \(arguments[0]) failed: \(text)")
+    }
+  }
+
+  /// The system's `openssl`, or the error ``RequiredTool`` gives for a missing tool.
+  private static func executable() throws -> String {
+    for directory in ["/usr/bin", "/usr/local/bin", "/bin"] {
+      let path = "\(directory)/openssl"
+      if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    throw RequiredTool.missing("openssl")
   }
 }
