@@ -9,7 +9,7 @@ let package = Package(
       name: "ObservableServer",
       targets: [
         "ObservableServer", "ObservableWire", "ObservablePOSIX", "ObservableLogging",
-        "ObservableStreams", "Deflate",
+        "ObservableStreams", "Deflate", "TLS",
       ]
     ),
     .library(name: "ObservableClient", targets: ["ObservableClient"]),
@@ -83,7 +83,7 @@ let package = Package(
       dependencies: [
         "IndefiniteObservable", "Locking", "CLinux", "CZlib", "CSystemd", "WebSocket", "NATS",
         "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX",
-        "ObservableLogging", "ObservableStreams", "Deflate",
+        "ObservableLogging", "ObservableStreams", "Deflate", "TLS",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -108,7 +108,7 @@ let package = Package(
     .executableTarget(
       name: "observable-server",
       dependencies: [
-        "ObservableServer",
+        "ObservableServer", "TLS",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]
@@ -142,7 +142,7 @@ let package = Package(
       dependencies: [
         "ObservableServer", "IndefiniteObservable", "Locking", "CZlib", "WebSocket", "TestSupport",
         "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX",
-        "ObservableLogging", "ObservableStreams", "Deflate",
+        "ObservableLogging", "ObservableStreams", "Deflate", "TLS",
         .product(name: "Logging", package: "swift-log"),
       ],
       exclude: ["Scripts"]

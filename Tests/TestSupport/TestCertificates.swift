@@ -1,16 +1,17 @@
 import Foundation
-import XCTest
+import Glibc
 
 /// Certificates and keys made with the `openssl` command in a temporary directory for one
-/// test class, and removed after it: no key is ever committed.
+/// test, and removed after it: no key is ever committed.
 ///
 /// One authority (`ca`) signs the server's certificates, the client's, and one for another
 /// host; a second, unknown authority (`stranger`) signs a client certificate nobody trusts.
-final class TestCertificates {
-  let directory: URL
+public final class TestCertificates: Sendable {
+  /// The directory that holds every file.
+  public let directory: URL
 
   /// Makes every file; throws when `openssl` is missing (``RequiredTool`` decides how).
-  init() throws {
+  public init() throws {
     directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("tls-certificates-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -36,16 +37,16 @@ final class TestCertificates {
   deinit { try? FileManager.default.removeItem(at: directory) }
 
   /// The path of `name` (such as `server.pem` or `server.key`).
-  func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+  public func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
   /// Copies `source` over `target` in the directory (a certificate renewed in place).
-  func replace(_ target: String, with source: String) throws {
+  public func replace(_ target: String, with source: String) throws {
     let data = try Data(contentsOf: URL(fileURLWithPath: path(source)))
     try data.write(to: URL(fileURLWithPath: path(target)), options: .atomic)
   }
 
   /// Writes `text` to `name` in the directory.
-  func write(_ name: String, _ text: String) throws {
+  public func write(_ name: String, _ text: String) throws {
     try Data(text.utf8).write(to: URL(fileURLWithPath: path(name)))
   }
 
@@ -75,11 +76,30 @@ final class TestCertificates {
   }
 
   private func openssl(_ arguments: String...) throws {
-    let child = try ChildProcess("openssl", arguments)
-    child.closeInput()
-    let status = child.exitStatus(within: .seconds(30))
-    guard status == 0 else {
-      throw LoopbackSocket.Failure(description: "openssl \(arguments[0]) failed: \(child.errors)")
+    guard let tool = Self.openssl else { throw RequiredTool.missing("openssl") }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = arguments
+    let errors = directory.appendingPathComponent("openssl-errors")
+    _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+    let errorHandle = try FileHandle(forWritingTo: errors)
+    defer { try? errorHandle.close() }
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = errorHandle
+    process.environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"]
+    try process.run()
+    let deadline = ContinuousClock.now + .seconds(30)
+    while process.isRunning, ContinuousClock.now < deadline { usleep(5_000) }
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+    guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+      let text = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+      throw TestSupportError("openssl \(arguments[0]) failed: \(text)")
     }
   }
+
+  /// The system's `openssl`, or `nil` when it is not installed.
+  public static let openssl = ["/usr/bin/openssl", "/usr/local/bin/openssl", "/bin/openssl"]
+    .first { FileManager.default.isExecutableFile(atPath: $0) }
 }
