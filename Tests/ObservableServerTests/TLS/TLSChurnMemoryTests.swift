@@ -48,9 +48,7 @@ struct TLSChurnMemoryTests {
         secure.append(client)
       }
       for (index, client) in secure.enumerated() where index.isMultiple(of: 2) {
-        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-        setsockopt(
-          client.fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        client.resetOnClose()
       }
       secure.removeAll()
       for fd in open { close(fd) }

@@ -12,6 +12,7 @@ final class TLSLineClient {
   let session: TLSSession
   private var plaintext: [UInt8] = []
   private var ended = false
+  private var closed = false
 
   /// Connects to `port` and completes the handshake with `context`, checking `serverName`.
   init(
@@ -40,7 +41,20 @@ final class TLSLineClient {
         privateKeyFile: certificate.map { certificates.path("\($0).key") }))
   }
 
-  deinit { Glibc.close(fd) }
+  deinit { close() }
+
+  /// Closes the socket, once, without close_notify.
+  func close() {
+    guard !closed else { return }
+    closed = true
+    Glibc.close(fd)
+  }
+
+  /// Makes the socket's close a reset (RST) rather than a FIN: a peer that vanishes.
+  func resetOnClose() {
+    var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+    setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+  }
 
   /// The server's certificate, as the handshake presented it.
   var serverCertificate: TLSPeerCertificate? { session.peerCertificate }

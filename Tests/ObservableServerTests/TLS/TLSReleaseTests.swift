@@ -34,13 +34,11 @@ struct TLSReleaseTests {
     let released = WeakSet(server.server.openConnections)
     #expect(released.count == 3)
     switch ending {
-    case .clientClose: for client in clients { close(client.fd) }
+    case .clientClose: for client in clients { client.close() }
     case .clientReset:
       for client in clients {
-        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-        setsockopt(
-          client.fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
-        close(client.fd)
+        client.resetOnClose()
+        client.close()
       }
     case .serverShutdown:
       server.stop()
