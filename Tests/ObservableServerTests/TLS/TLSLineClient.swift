@@ -61,10 +61,18 @@ final class TLSLineClient {
 
   /// Sends `text` and a newline, sealed.
   func send(_ text: String) throws {
+    try sendRaw(Array((text + "\n").utf8))
+  }
+
+  /// Sends `bytes` as they are, sealed.
+  func sendRaw(_ bytes: [UInt8]) throws {
     var records: [UInt8] = []
-    try Array((text + "\n").utf8).withUnsafeBytes { try session.send($0, appendingTo: &records) }
+    try bytes.withUnsafeBytes { try session.send($0, appendingTo: &records) }
     try write(records)
   }
+
+  /// The plaintext received and not read as lines yet.
+  var unreadPlaintext: [UInt8] { plaintext }
 
   /// Reads one line, without its newline, within `timeout`.
   func readLine(timeout: Duration = .seconds(5)) throws -> String {

@@ -77,6 +77,43 @@ struct TLSReleaseTests {
     #expect(try publisher.request("ping")["ok"] as? Bool == true)
   }
 
+  @Test func slowWebSocketPeerOverWSSGetsItsCloseFrameAfterWholeRecords() throws {
+    try RequiredTool.require(TestCertificates.openssl != nil, "openssl")
+    let certificates = try TestCertificates()
+    let server = try TestServer.withTLS(certificates, https: true) {
+      $0.maxQueuedBytes = 64 * 1024
+    }
+    let slow = try TLSLineClient(
+      port: server.httpsPort, context: TLSLineClient.context(certificates))
+    var small: Int32 = 4096
+    setsockopt(slow.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+    try slow.sendRaw(LineClient.webSocketUpgrade)
+    _ = try slow.readLine(containing: "101")
+    // A masked text frame (a zero mask leaves the payload as it is).
+    let subscribe = Array(#"{"op":"subscribe","stream":"firehose"}"#.utf8)
+    try slow.sendRaw([0x81, 0x80 | UInt8(subscribe.count), 0, 0, 0, 0] + subscribe)
+    #expect(eventually { server.server.counters.snapshot.subscriptions == 1 })
+    let released = WeakSet(server.server.openConnections)
+    let publisher = try server.connect()
+    let payload = String(repeating: "v", count: 1000)
+    for _ in 0..<400 {
+      for _ in 0..<50 { try publisher.send("publish firehose \"\(payload)\"") }
+      for _ in 0..<50 { _ = try publisher.readReply() }
+      if server.server.counters.snapshot.slowConsumersTotal > 0 { break }
+    }
+    #expect(eventually { server.server.counters.snapshot.slowConsumersTotal == 1 })
+    // Reading now, the peer gets whole records up to a close frame saying why (1008), then
+    // close_notify: the records cut after the frame being written were not cut inside.
+    #expect(slow.waitForEnd(timeout: .seconds(10)))
+    let received = slow.unreadPlaintext
+    // The last frame: FIN and close (0x88), a short length, then code 1008 (0x03F0).
+    let tail = Array(received.suffix(130))
+    let closeAt = tail.indices.last { tail[$0] == 0x88 && $0 + 3 < tail.count }
+    #expect(closeAt.map { Array(tail[($0 + 2)...($0 + 3)]) } == [0x03, 0xF0], "\(tail)")
+    #expect(slow.session.peerSentCloseNotify)
+    #expect(eventually { released.liveCount == 0 }, "the slow peer is still live")
+  }
+
   @Test func socketsNamedTLSAndHTTPSServeTLS() throws {
     try RequiredTool.require(TestCertificates.openssl != nil, "openssl")
     let certificates = try TestCertificates()
