@@ -9,7 +9,7 @@ let package = Package(
       name: "ObservableServer",
       targets: [
         "ObservableServer", "ObservableWire", "ObservablePOSIX", "ObservableLogging",
-        "ObservableStreams", "Deflate",
+        "ObservableStreams", "Deflate", "TLS",
       ]
     ),
     .library(name: "ObservableClient", targets: ["ObservableClient"]),
@@ -148,7 +148,7 @@ let package = Package(
       dependencies: [
         "ObservableServer", "IndefiniteObservable", "Locking", "CZlib", "WebSocket", "TestSupport",
         "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX",
-        "ObservableLogging", "ObservableStreams", "Deflate",
+        "ObservableLogging", "ObservableStreams", "Deflate", "TLS",
         .product(name: "Logging", package: "swift-log"),
       ],
       exclude: ["Scripts"]

@@ -30,6 +30,12 @@ package final class ServerCounters: Sendable {
     package var sendBatchesTotal = 0
     /// Sends made through those submissions.
     package var batchedSendsTotal = 0
+    /// Connections of TLS listeners open now, those still in their handshake included.
+    package var tlsConnections = 0
+    /// TLS handshakes completed.
+    package var tlsHandshakesTotal = 0
+    /// TLS handshakes that failed or timed out, by kind.
+    package var tlsHandshakeFailures = TLSHandshakeFailureCounts()
   }
 
   /// Inlinable with ``update(_:)`` and ``published(_:receivers:)``: the write path counts every
@@ -78,6 +84,8 @@ package final class ServerCounters: Sendable {
       ("http_requests_total", now.httpRequestsTotal),
       ("send_batches_total", now.sendBatchesTotal),
       ("batched_sends_total", now.batchedSendsTotal),
+      ("tls_connections", now.tlsConnections), ("tls_handshakes_total", now.tlsHandshakesTotal),
+      ("tls_handshake_failures_total", now.tlsHandshakeFailures.total),
       ("uptime_s", uptimeSeconds),
     ]
     return Array(("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}").utf8)

@@ -2,7 +2,7 @@ import ArgumentParser
 import Logging
 import ObservableServer
 
-/// Runs the server until SIGINT or SIGTERM.
+/// Runs the server until SIGINT or SIGTERM; SIGHUP reloads the TLS certificate.
 struct Serve: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Run the server (what observable-server does without a subcommand).")
@@ -15,7 +15,8 @@ struct Serve: ParsableCommand {
 }
 
 extension ServerOptions {
-  /// Runs the server these options describe until SIGINT or SIGTERM.
+  /// Runs the server these options describe until SIGINT or SIGTERM; with TLS, each SIGHUP
+  /// reads the certificate and key again.
   func runServer() throws {
     let level = Logger.Level(rawValue: logLevel) ?? .info
     let journal = JournalStream.isConnected()
@@ -48,7 +49,11 @@ extension ServerOptions {
       throw ExitCode.failure
     }
     systemd.started(server)
-    let signal = ShutdownSignals.wait()
+    var signal = ShutdownSignals.wait()
+    while signal == "SIGHUP" {
+      server.reloadCertificates()
+      signal = ShutdownSignals.wait()
+    }
     logger.notice("shutting down", metadata: ["signal": "\(signal)"])
     systemd.stopping()
     server.shutdown()

@@ -8,14 +8,14 @@ struct ServerOptions: ParsableArguments {
   @Option(
     name: .customLong("listen"),
     help: ArgumentHelp(
-      "Address to listen on: host:port, [v6addr]:port or unix:/path. Repeatable.",
+      "Address to listen on: host:port, [v6addr]:port or unix:/path; tls://host:port for TLS (--tls-cert). Repeatable.",
       valueName: "address"))
   var listen: [String] = ["127.0.0.1:7070"]
 
   @Option(
     name: .customLong("http"),
     help: ArgumentHelp(
-      "Serve HTTP here: the live page at /, /metrics, /healthz and WebSocket at /ws. host:port, [v6addr]:port or unix:/path. Repeatable; off by default.",
+      "Serve HTTP here: the live page at /, /metrics, /healthz and WebSocket at /ws. host:port, [v6addr]:port or unix:/path; https://host:port for TLS (--tls-cert). Repeatable; off by default.",
       valueName: "address"))
   var http: [String] = []
 
@@ -128,12 +128,16 @@ struct ServerOptions: ParsableArguments {
   @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
   var logLevel = "info"
 
+  @OptionGroup var tls: TLSOptions
+
   func validate() throws {
-    for address in listen where ListenAddress(address) == nil {
-      throw ValidationError("--listen \(address): expected host:port, [v6addr]:port or unix:/path")
+    for address in listen where SchemedListenAddress.listen(address) == nil {
+      throw ValidationError(
+        "--listen \(address): expected host:port, [v6addr]:port, unix:/path or tls://host:port")
     }
-    for address in http where ListenAddress(address) == nil {
-      throw ValidationError("--http \(address): expected host:port, [v6addr]:port or unix:/path")
+    for address in http where SchemedListenAddress.http(address) == nil {
+      throw ValidationError(
+        "--http \(address): expected host:port, [v6addr]:port, unix:/path or https://host:port")
     }
     for stream in exec where ExecStreamConfiguration(stream) == nil {
       throw ValidationError("--exec \(stream): expected name=command with a valid stream name")
@@ -185,8 +189,13 @@ struct ServerOptions: ParsableArguments {
   /// The server's configuration from the flags and the environment.
   func configuration() throws -> ServerConfiguration {
     var configuration = ServerConfiguration()
-    configuration.listen = listen.compactMap(ListenAddress.init)
-    configuration.httpListen = http.compactMap(ListenAddress.init)
+    let lines = listen.compactMap(SchemedListenAddress.listen)
+    configuration.listen = lines.filter { !$0.tls }.map(\.address)
+    configuration.tlsListen = lines.filter(\.tls).map(\.address)
+    let pages = http.compactMap(SchemedListenAddress.http)
+    configuration.httpListen = pages.filter { !$0.tls }.map(\.address)
+    configuration.httpsListen = pages.filter(\.tls).map(\.address)
+    try tls.apply(to: &configuration)
     configuration.allowOrigins = allowOrigin
     configuration.execStreams = exec.compactMap(ExecStreamConfiguration.init)
     configuration.token = try resolvedToken()

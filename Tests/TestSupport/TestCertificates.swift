@@ -1,19 +1,15 @@
 import Foundation
 import Glibc
-import XCTest
 
 /// Certificates and keys made with the `openssl` command in a temporary directory for one
-/// test class, and removed after it: no key is ever committed.
+/// test, and removed after it: no key is ever committed.
 ///
 /// One authority (`ca`) signs the server's certificates, the client's, and one for another
 /// host; a second, unknown authority (`stranger`) signs a client certificate nobody trusts.
-/// Shared by the TLS transform's tests, the client's and the cluster link's.
-public final class TestCertificates {
+/// Shared by the TLS transform's tests, the server's, the client's and the cluster link's.
+public final class TestCertificates: Sendable {
   /// The directory that holds every file.
   public let directory: URL
-
-  /// Whether the `openssl` command is installed (for ``RequiredTool``).
-  public static var isAvailable: Bool { (try? executable()) != nil }
 
   /// Makes every file; throws when `openssl` is missing (``RequiredTool`` decides how).
   public init() throws {
@@ -81,34 +77,33 @@ public final class TestCertificates {
   }
 
   private func openssl(_ arguments: String...) throws {
+    guard let tool = Self.openssl else { throw RequiredTool.missing("openssl") }
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: try Self.executable())
+    process.executableURL = URL(fileURLWithPath: tool)
     process.arguments = arguments
-    let errors = Pipe()
+    let errors = directory.appendingPathComponent("openssl-errors")
+    _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+    let errorHandle = try FileHandle(forWritingTo: errors)
+    defer { try? errorHandle.close() }
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = FileHandle.nullDevice
-    process.standardError = errors
+    process.standardError = errorHandle
+    process.environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"]
     try process.run()
-    // openssl writes a few lines at most, far below a pipe's buffer: reading after exit is safe.
-    guard eventually(timeout: .seconds(30), { !process.isRunning }) else {
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-      throw TestSupportError("openssl \(arguments[0]) did not finish in 30 s")
-    }
+    let deadline = ContinuousClock.now + .seconds(30)
+    while process.isRunning, ContinuousClock.now < deadline { usleep(5_000) }
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      let text = String(
-        decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+      let text = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
       throw TestSupportError("openssl \(arguments[0]) failed: \(text)")
     }
   }
 
-  /// The system's `openssl`, or the error ``RequiredTool`` gives for a missing tool.
-  private static func executable() throws -> String {
-    for directory in ["/usr/bin", "/usr/local/bin", "/bin"] {
-      let path = "\(directory)/openssl"
-      if FileManager.default.isExecutableFile(atPath: path) { return path }
-    }
-    throw RequiredTool.missing("openssl")
-  }
+  /// Whether the `openssl` command is installed (for ``RequiredTool``).
+  public static var isAvailable: Bool { openssl != nil }
+
+  /// The system's `openssl`, or `nil` when it is not installed.
+  public static let openssl = ["/usr/bin/openssl", "/usr/local/bin/openssl", "/bin/openssl"]
+    .first { FileManager.default.isExecutableFile(atPath: $0) }
 }

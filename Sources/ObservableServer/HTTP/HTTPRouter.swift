@@ -24,6 +24,8 @@ struct HTTPRouter: Sendable {
   let isServing: @Sendable () -> Bool
   /// The cluster link, whose figures `/metrics` adds with `--cluster`.
   var cluster: ClusterLink?
+  /// The listener's scheme, `http` or `https`: the origin of the server's own pages.
+  var scheme = "http"
 
   /// The route for `head`.
   func route(_ head: HTTPRequestHead) -> Route {
@@ -53,7 +55,7 @@ struct HTTPRouter: Sendable {
   private func upgrade(_ head: HTTPRequestHead) -> Route {
     let handshake: WebSocketHandshake
     do {
-      handshake = try WebSocketHandshake(head, deflate: .lean)
+      handshake = try WebSocketHandshake(head, deflate: .lean, scheme: scheme)
     } catch {
       return .respond(error.response, includingBody: head.method != "HEAD")
     }

@@ -105,7 +105,7 @@ enum ServerMetrics {
       .single(
         p + "retained_bytes", .gauge, "Bytes all retained values take now.",
         snapshot.retainedBytes),
-    ]
+    ] + TLSMetrics.families(snapshot)
   }
 
   /// The whole `/metrics` body for `counters` now, in `format`, with `extra` families (the

@@ -1,4 +1,5 @@
 import ObservableWire
+import TLS
 
 /// The connection as its session sees it: where replies go, and the few things the protocol
 /// asks of the transport. Used on the connection's loop thread only.
@@ -27,4 +28,7 @@ protocol SessionOutput: AnyObject {
 
   /// Runs `task` on the loop thread after `delay`, unless the connection closed first.
   func schedule(in delay: Duration, _ task: @escaping () -> Void)
+
+  /// The names in the client's TLS certificate, when it presented one the server trusts.
+  var peerCertificate: TLSPeerCertificate? { get }
 }

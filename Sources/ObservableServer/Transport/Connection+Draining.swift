@@ -25,6 +25,7 @@ extension Connection {
     guard lifecycle.sendEndOfStream() else { return }
     // Values still arriving from streams could only be written after the FIN: none are taken.
     outbox.close()
+    sayCloseNotify()
     do {
       try socket.halfClose(on: loop)
     } catch {

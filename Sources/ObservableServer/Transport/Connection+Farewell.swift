@@ -34,6 +34,6 @@ extension Connection {
     }
     let frame = framing.farewell(farewell)
     guard !frame.isEmpty else { return }
-    socket.sendNow(rest + frame)
+    socket.sendNow(rest + output.sealed(frame))
   }
 }

@@ -67,8 +67,9 @@ extension Connection {
     guard !lifecycle.isClosed else { return }
     let farewell = framing.farewell(.goingAway)
     if !farewell.isEmpty, output.isAllSent {
-      socket.sendNow(farewell)
+      socket.sendNow(output.sealed(farewell))
     }
+    sayCloseNotify()
     close("server shutting down")
   }
 }

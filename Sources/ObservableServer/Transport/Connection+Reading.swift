@@ -31,11 +31,16 @@ extension Connection {
       case .wouldBlock:
         return
       case .done(0):
+        if let tls = output.tls { return receiveEndOfStream(through: tls) }
         finishAfterPeerClosed()
         return
       case .done(let count):
         context.counters.update { $0.bytesIn += count }
-        receive(UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
+        if let tls = output.tls {
+          receiveEncrypted(count, through: tls)
+        } else {
+          receive(UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
+        }
         if lifecycle.isClosed { return }
         session?.inputHandled()
         let now = ContinuousClock.now
@@ -48,7 +53,8 @@ extension Connection {
     }
   }
 
-  private func receive(_ bytes: UnsafeRawBufferPointer) {
+  /// Hands plaintext (as read, or as TLS decrypted it) to deflate and the framing.
+  func receive(_ bytes: UnsafeRawBufferPointer) {
     if let compression = output.compression {
       do {
         try compression.inflate(bytes) { decode($0) }

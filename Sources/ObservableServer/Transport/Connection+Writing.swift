@@ -31,6 +31,7 @@ extension Connection: RingWriter {
   /// watching for room, and returns `false`.
   func prepareWrite() -> Bool {
     loop.assertInLoop()
+    if let tls = output.tls, !tls.isReady { return prepareTLSHandshakeWrite(tls) }
     while !lifecycle.isClosed {
       guard output.isAllSent else { return true }
       let taken = output.refill(from: outbox, framing: framing)
@@ -38,7 +39,9 @@ extension Connection: RingWriter {
       guard output.isAllSent else { return true }
       if outbox.finishFlushIfIdle(inFlight: 0) {
         switch lifecycle.state {
-        case .peerClosed(let reason): close(reason ?? "closed by peer")
+        case .peerClosed(let reason):
+          sayCloseNotify()
+          close(reason ?? "closed by peer")
         // Half-closes, then reads the client's input to its end before closing.
         case .draining, .finishing: sendEndOfStream()
         case .open, .closed: watchWritable(false)
@@ -109,7 +112,7 @@ extension Connection: RingWriter {
     if moved > 0 { context.counters.update { $0.bytesOutUncompressed += moved } }
   }
 
-  private func watchWritable(_ watch: Bool) {
+  func watchWritable(_ watch: Bool) {
     guard watch != watchingWritable, lifecycle.watchesWritabilityOnDemand else { return }
     watchingWritable = watch
     do {

@@ -5,6 +5,7 @@ import Logging
 import ObservablePOSIX
 import ObservableStreams
 import ObservableWire
+import TLS
 
 /// One client socket on an event loop: it reads bytes, hands them through its ``Framing`` to its
 /// ``Session``, and writes what the session and the streams queue in its ``Outbox``.
@@ -27,7 +28,8 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
     context: SessionContext,
     admission: Admission,
     slots: Admission.Slots,
-    framing: any Framing
+    framing: any Framing,
+    tls: TLSSession? = nil
   ) {
     self.slots = slots
     socket = ConnectionSocket(descriptor: descriptor)
@@ -39,6 +41,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
     self.admission = admission
     self.framing = framing
     outbox = Outbox(limit: settings.maxQueuedBytes, account: home.queuedOutput)
+    output.tls = tls.map(ConnectionTLS.init(session:))
   }
 
   // MARK: Any thread
@@ -100,6 +103,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
       return
     }
     home.connections.insert(self)
+    if output.tls != nil { startTLSHandshake() }
     if framing.attach(to: self) { startSession() }
     context.logger.debug("connection opened", metadata: ["peer": "\(peer)"])
   }
@@ -167,6 +171,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
     // What was read before the close is published, whatever closes the connection.
     endSession()
     home.connections.remove(self)
+    if let tls = output.tls { tlsConnectionClosed(tls) }
     admission.release(slots)
     context.logger.debug("connection closed", metadata: ["peer": "\(peer)", "reason": "\(reason)"])
   }

@@ -14,4 +14,6 @@ struct ConnectionSettings: Sendable {
   var deflateLevel = 1
   /// Whether a compressed connection sync-flushes after every line rather than every write.
   var deflateFlushesEachLine = false
+  /// How long a TLS client may take to finish its handshake.
+  var tlsHandshakeTimeout: Duration = .seconds(10)
 }

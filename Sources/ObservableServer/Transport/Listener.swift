@@ -24,14 +24,16 @@ final class Listener: ReadinessHandler, @unchecked Sendable {
     unixPath: String?,
     loop: EventLoop,
     connectionLoops: [ConnectionLoop],
-    makeConnection: @escaping @Sendable (Int32, String, ConnectionLoop) -> Connection,
+    makeConnection: @escaping @Sendable (Int32, String, ConnectionLoop) -> Connection?,
     admission: Admission,
     slots: Admission.Slots,
     deadPeerTimeout: Duration?,
     answersDuringShutdown: Bool,
+    servesTLS: Bool = false,
     warnings: RepeatedWarnings,
     logger: Logger
   ) {
+    self.servesTLS = servesTLS
     self.slots = slots
     self.deadPeerTimeout = deadPeerTimeout
     self.descriptor = descriptor
@@ -84,8 +86,11 @@ final class Listener: ReadinessHandler, @unchecked Sendable {
 
   private func admit(_ client: Int32) {
     guard admission.admit(slots, duringShutdown: answersDuringShutdown) else {
-      let refusal = refusal
-      _ = refusal.withUnsafeBytes { try? SocketCalls.send(client, $0) }
+      // A TLS client could not read a refusal in clear: it sees the connection close.
+      if !servesTLS {
+        let refusal = refusal
+        _ = refusal.withUnsafeBytes { try? SocketCalls.send(client, $0) }
+      }
       Glibc.close(client)
       warnings.warn(
         .connectionRefused, "connection refused: too many connections",
@@ -101,7 +106,14 @@ final class Listener: ReadinessHandler, @unchecked Sendable {
     if let deadPeerTimeout { _ = try? SocketCalls.dropWhenSilent(client, after: deadPeerTimeout) }
     let target = connectionLoops[next % connectionLoops.count]
     next &+= 1
-    let connection = makeConnection(client, SocketCalls.peerName(client, listener: label), target)
+    guard
+      let connection = makeConnection(client, SocketCalls.peerName(client, listener: label), target)
+    else {
+      // Only a TLS session OpenSSL could not make (out of memory) ends here.
+      Glibc.close(client)
+      admission.release(slots)
+      return
+    }
     target.loop.execute { connection.open() }
   }
 
@@ -134,7 +146,9 @@ final class Listener: ReadinessHandler, @unchecked Sendable {
   private let unixPath: String?
   private let loop: EventLoop
   private let connectionLoops: [ConnectionLoop]
-  private let makeConnection: @Sendable (Int32, String, ConnectionLoop) -> Connection
+  private let makeConnection: @Sendable (Int32, String, ConnectionLoop) -> Connection?
+  /// Whether clients speak TLS, so a refusal is a close rather than a line in clear.
+  private let servesTLS: Bool
   private let admission: Admission
   /// The limit this listener's connections count against.
   private let slots: Admission.Slots

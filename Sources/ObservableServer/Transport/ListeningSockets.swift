@@ -11,8 +11,11 @@ struct ListeningSockets {
     let label: String
     /// The socket file to remove at shutdown, for a Unix socket the server bound itself.
     let unixPath: String?
-    /// Whether it serves HTTP (`--http`, or an inherited socket named `http`).
+    /// Whether it serves HTTP (`--http`, or an inherited socket named `http` or `https`).
     var servesHTTP = false
+    /// Whether its clients speak TLS (`tls://`, `https://`, or an inherited socket named
+    /// `tls` or `https`).
+    var servesTLS = false
   }
 
   /// Every socket, in the configuration's order.
@@ -21,6 +24,10 @@ struct ListeningSockets {
   private(set) var served: [ListenAddress] = []
   /// The HTTP addresses bound, resolved the same way.
   private(set) var servedHTTP: [ListenAddress] = []
+  /// The TLS addresses bound (`tls://`), resolved the same way.
+  private(set) var servedTLS: [ListenAddress] = []
+  /// The HTTPS addresses bound (`https://`), resolved the same way.
+  private(set) var servedHTTPS: [ListenAddress] = []
 
   /// Every descriptor, for closing them when the start fails.
   var descriptors: [Int32] { entries.map(\.descriptor) }
@@ -34,14 +41,18 @@ struct ListeningSockets {
         Entry(
           descriptor: $0.descriptor,
           label: "\($0.name) (fd \($0.descriptor) from the service manager)", unixPath: nil,
-          servesHTTP: $0.name == "http")
+          servesHTTP: $0.name == "http" || $0.name == "https",
+          servesTLS: $0.name == "tls" || $0.name == "https")
       }
       return sockets
     }
     do {
       let addresses =
-        configuration.listen.map { ($0, false) } + configuration.httpListen.map { ($0, true) }
-      for (address, http) in addresses {
+        configuration.listen.map { ($0, false, false) }
+        + configuration.tlsListen.map { ($0, false, true) }
+        + configuration.httpListen.map { ($0, true, false) }
+        + configuration.httpsListen.map { ($0, true, true) }
+      for (address, http, tls) in addresses {
         if case .unix(let path) = address { try UnixSocketPath.prepare(path) }
         let descriptor = try SocketCalls.listen(on: address, backlog: 1024)
         var served = address
@@ -51,11 +62,18 @@ struct ListeningSockets {
         case .tcp(let host, _):
           served = .tcp(host: host, port: SocketCalls.boundPort(descriptor) ?? 0)
         }
+        // As the flags spell them: `tls://` and `https://` tell TLS listeners apart in logs.
+        let scheme = ["", "tls://", "http ", "https://"][(http ? 2 : 0) + (tls ? 1 : 0)]
         sockets.entries.append(
           Entry(
-            descriptor: descriptor, label: (http ? "http " : "") + served.description,
-            unixPath: unixPath, servesHTTP: http))
-        if http { sockets.servedHTTP.append(served) } else { sockets.served.append(served) }
+            descriptor: descriptor, label: scheme + served.description, unixPath: unixPath,
+            servesHTTP: http, servesTLS: tls))
+        switch (http, tls) {
+        case (false, false): sockets.served.append(served)
+        case (false, true): sockets.servedTLS.append(served)
+        case (true, false): sockets.servedHTTP.append(served)
+        case (true, true): sockets.servedHTTPS.append(served)
+        }
       }
     } catch {
       for entry in sockets.entries {

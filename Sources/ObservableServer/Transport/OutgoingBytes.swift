@@ -16,6 +16,9 @@ struct OutgoingBytes {
   private var plain: [UInt8] = []
   /// Raw deflate in both directions, once a `compress` request switched it on.
   var compression: WireCompression?
+  /// The TLS layer of a TLS listener's connection: everything appended is then encrypted
+  /// last, after framing and deflate, and ``bytes`` holds TLS records.
+  var tls: ConnectionTLS?
 
   /// Whether every byte readied was sent.
   var isAllSent: Bool { offset == bytes.count }
@@ -26,6 +29,7 @@ struct OutgoingBytes {
   /// The memory the buffers and the compressor hold, which a close gives back.
   var heldBytes: Int {
     bytes.capacity + plain.capacity + (compression == nil ? 0 : HeapTrim.compressionBytes)
+      + (tls?.heldBytes ?? 0)
   }
 
   /// Calls `body` with the bytes not sent yet.
@@ -50,7 +54,7 @@ struct OutgoingBytes {
   mutating func refill(from outbox: Outbox, framing: any Framing) -> Int {
     offset = 0
     if bytes.capacity > 1 << 20 { bytes = [] }
-    if compression == nil, framing.sendsLinesUnchanged {
+    if compression == nil, framing.sendsLinesUnchanged, tls == nil {
       outbox.take(replacingWith: &bytes, inFlight: 0)
       return bytes.count
     }
@@ -58,10 +62,13 @@ struct OutgoingBytes {
     bytes.removeAll(keepingCapacity: true)
     guard !plain.isEmpty else { return 0 }
     plain.withUnsafeBytes { lines in
-      if let compression {
-        compression.deflate(lines, appendingTo: &bytes)
+      if let tls, compression == nil, framing.sendsLinesUnchanged {
+        // Lines as they are: the batch goes to TLS without a copy.
+        tls.seal(lines, appendingTo: &bytes)
+      } else if let compression {
+        Self.write(into: &bytes, through: tls) { compression.deflate(lines, appendingTo: &$0) }
       } else {
-        framing.encode(lines, to: &bytes)
+        Self.write(into: &bytes, through: tls) { framing.encode(lines, to: &$0) }
       }
     }
     return plain.count
@@ -76,12 +83,15 @@ struct OutgoingBytes {
 
   /// Appends `more`, whole units of the framing, behind everything readied.
   mutating func append(_ more: [UInt8]) {
-    bytes.append(contentsOf: more)
+    guard let tls else { return bytes.append(contentsOf: more) }
+    more.withUnsafeBytes { tls.seal($0, appendingTo: &bytes) }
   }
 
   /// Appends `lines`, whole lines, in the framing's wire form behind everything readied.
   mutating func append(lines: [UInt8], framing: any Framing) {
-    lines.withUnsafeBytes { framing.encode($0, to: &bytes) }
+    lines.withUnsafeBytes { lines in
+      Self.write(into: &bytes, through: tls) { framing.encode(lines, to: &$0) }
+    }
   }
 
   /// Moves the lines the outbox holds, framed, behind the bytes being written, so that bytes
@@ -91,13 +101,21 @@ struct OutgoingBytes {
     compact()
     outbox.take(replacingWith: &plain, inFlight: unsentCount)
     guard !plain.isEmpty else { return 0 }
-    plain.withUnsafeBytes { framing.encode($0, to: &bytes) }
+    plain.withUnsafeBytes { lines in
+      Self.write(into: &bytes, through: tls) { framing.encode(lines, to: &$0) }
+    }
     return plain.count
   }
 
   /// The rest of the framing's unit (a frame) being written, which must go out whole before
   /// anything else; `nil` when the framing has no units to cut.
   func restOfCurrentUnit(framing: any Framing) -> [UInt8]? {
+    if tls != nil {
+      // Records cannot be cut, but each carries whole units: the rest goes out whole.
+      let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+      guard framing.endOfUnit(in: empty, containing: 0) != nil else { return nil }
+      return Array(bytes[offset...])
+    }
     guard let end = bytes.withUnsafeBytes({ framing.endOfUnit(in: $0, containing: offset) })
     else { return nil }
     return Array(bytes[offset..<end])
@@ -119,7 +137,20 @@ struct OutgoingBytes {
   /// written (a compressed stream or a frame cut short); the connection then just closes.
   func slowConsumerNotice(_ line: [UInt8], framing: any Framing) -> [UInt8]? {
     var notice: [UInt8] = []
-    if let compression {
+    if let tls {
+      // The records not sent yet carry whole lines, frames or deflate output: the notice
+      // follows them, sealed.
+      notice = Array(bytes[offset...])
+      line.withUnsafeBytes { line in
+        tls.seal(appendingTo: &notice) { plain in
+          if let compression {
+            compression.deflate(line, appendingTo: &plain)
+          } else {
+            framing.encode(line, to: &plain)
+          }
+        }
+      }
+    } else if let compression {
       // Compressed output is one stream: the notice can only follow what was fully written.
       guard isAllSent else { return nil }
       line.withUnsafeBytes { compression.deflate($0, appendingTo: &notice) }
@@ -135,5 +166,30 @@ struct OutgoingBytes {
       line.withUnsafeBytes { framing.encode($0, to: &notice) }
     }
     return notice
+  }
+
+  /// `plaintext` as it goes on the wire: sealed in a TLS record on a TLS connection, as it is
+  /// otherwise. For the last bytes sent at once before a close (a farewell frame).
+  func sealed(_ plaintext: [UInt8]) -> [UInt8] {
+    guard let tls, !plaintext.isEmpty else { return plaintext }
+    var records: [UInt8] = []
+    plaintext.withUnsafeBytes { tls.seal($0, appendingTo: &records) }
+    return records
+  }
+
+  /// Appends the records TLS has for the peer on its own (handshake messages, alerts, session
+  /// tickets), and the plaintext that waited for the handshake, sealed.
+  mutating func appendTLSRecords() {
+    guard let tls else { return }
+    compact()
+    tls.takeRecords(appendingTo: &bytes)
+  }
+
+  /// Lets `body` append plaintext to `bytes`, sealed by `tls` when there is one.
+  private static func write(
+    into bytes: inout [UInt8], through tls: ConnectionTLS?, _ body: (inout [UInt8]) -> Void
+  ) {
+    guard let tls else { return body(&bytes) }
+    tls.seal(appendingTo: &bytes, body)
   }
 }

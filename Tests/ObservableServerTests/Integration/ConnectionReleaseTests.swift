@@ -89,7 +89,7 @@ struct ConnectionReleaseTests {
 }
 
 /// Weak references to objects, to see whether anything still keeps them.
-private final class WeakSet {
+final class WeakSet {
   private struct Entry {
     weak var object: AnyObject?
   }
