@@ -30,6 +30,25 @@ final class StoreCorruptionTests: StoreTestCase {
     }
   }
 
+  /// A damaged index, which loading never reads (it scans the table), is found by the check.
+  func testDamagedIndexIsFoundByTheCheck() throws {
+    try makeStore()
+    let root = try XCTUnwrap(
+      RawDatabase.integer(
+        "SELECT rootpage FROM sqlite_schema WHERE name = 'sqlite_autoindex_retained_1'",
+        at: storePath))
+    let pageSize = try XCTUnwrap(RawDatabase.pragma("page_size", at: storePath))
+    var bytes = try contents()
+    // The first byte of a b-tree page says its kind; 0 is none of them.
+    bytes[Int((root - 1) * pageSize)] = 0
+    try bytes.write(to: URL(fileURLWithPath: storePath))
+    guard case .corrupt(let path, _) = openingError() else {
+      return XCTFail("a store with a damaged index opened")
+    }
+    XCTAssertEqual(path, storePath)
+    XCTAssertEqual(try contents(), bytes)
+  }
+
   func testEmptyFileIsRefused() throws {
     XCTAssertTrue(FileManager.default.createFile(atPath: storePath, contents: Data()))
     XCTAssertEqual(openingError(), .corrupt(path: storePath, reason: "an empty file"))

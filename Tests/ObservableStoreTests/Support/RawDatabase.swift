@@ -18,12 +18,17 @@ enum RawDatabase {
 
   /// The integer a pragma such as `user_version` answers for the database at `path`.
   static func pragma(_ name: String, at path: String) -> Int64? {
+    integer("PRAGMA \(name)", at: path)
+  }
+
+  /// The first column of the first row `sql` answers for the database at `path`, read-only.
+  static func integer(_ sql: String, at path: String) -> Int64? {
     var handle: OpaquePointer?
     defer { sqlite3_close_v2(handle) }
     var statement: OpaquePointer?
     defer { sqlite3_finalize(statement) }
     guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY, nil) == SQLITE_OK,
-      sqlite3_prepare_v2(handle, "PRAGMA \(name)", -1, &statement, nil) == SQLITE_OK,
+      sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK,
       sqlite3_step(statement) == SQLITE_ROW
     else { return nil }
     return sqlite3_column_int64(statement, 0)
