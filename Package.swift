@@ -82,6 +82,8 @@ let package = Package(
     // by a thread of its own.
     .target(
       name: "ObservableStore", dependencies: ["CSQLite", "CLinux", "Locking", "ObservablePOSIX"]),
+    // Retained writes per second into the store, per fsync mode, on a disk of one's choice.
+    .executableTarget(name: "store-bench", dependencies: ["ObservableStore"]),
     // A child for the store's durability test: writes until it is killed.
     .executableTarget(
       name: "observable-store-writer", dependencies: ["ObservableStore"],

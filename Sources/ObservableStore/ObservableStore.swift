@@ -30,7 +30,7 @@ package final class ObservableStore: Sendable {
   /// beyond it, ``enqueue(_:completion:)`` answers ``EnqueueOutcome/full``.
   ///
   /// - Throws: ``StoreError`` naming the file when it cannot be opened, is damaged, belongs to
-  ///   another program or to a newer server. A file that fails is never changed.
+  ///   another program or to a newer server. A file that fails a check is never changed.
   package static func open(
     directory: String, fsync: FsyncMode = .always, queueLimit: Int = 65_536
   ) throws(StoreError) -> (store: ObservableStore, contents: StoreContents) {

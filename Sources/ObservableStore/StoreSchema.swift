@@ -27,6 +27,8 @@ enum StoreSchema {
   private static func step(from version: Int32, _ database: SQLiteDatabase)
     throws(SQLiteFailure)
   {
+    // Each step's SQL is written out rather than shared with `current`: a step must go on
+    // doing what it did when `current` changes in a later version.
     switch version {
     case 0:
       try database.execute(
