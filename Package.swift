@@ -79,6 +79,19 @@ let package = Package(
         "ObservableWire",
       ]
     ),
+    // System SQLite 3 (libsqlite3-dev) for the store, called directly: GRDB would bring
+    // Foundation into the release server, which ships without it.
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    // Retained values, topic history and the epoch on disk (`--data-dir`), written in batches
+    // by a thread of its own.
+    .target(
+      name: "ObservableStore", dependencies: ["CSQLite", "CLinux", "Locking", "ObservablePOSIX"]),
+    // Retained writes per second into the store, per fsync mode, on a disk of one's choice.
+    .executableTarget(name: "store-bench", dependencies: ["ObservableStore"]),
+    // A child for the store's durability test: writes until it is killed.
+    .executableTarget(
+      name: "observable-store-writer", dependencies: ["ObservableStore"],
+      path: "Tests/Tools/observable-store-writer"),
     // Raw deflate streams on zlib, for the `compress` op.
     .target(name: "Deflate", dependencies: ["CZlib"]),
 
@@ -158,6 +171,9 @@ let package = Package(
       dependencies: ["WebSocket", "TestSupport"],
       exclude: ["Scripts"]
     ),
+    // The store over a real file system: round trips, batching, SIGKILL, damage, a full disk.
+    .testTarget(
+      name: "ObservableStoreTests", dependencies: ["ObservableStore", "CSQLite", "TestSupport"]),
     // The TLS transform against real peers: `openssl s_client`/`s_server` and Python's `ssl`.
     .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"]),
     // The peers' protocols as the benchmark reads them, and observable-bench comparing the
