@@ -88,13 +88,14 @@ let package = Package(
       ]
     ),
     // The WebSocket and HTTP/1.1 codec for `--http`: pure byte transforms, no I/O.
-    .target(name: "WebSocket", dependencies: ["CZlib"]),
-    // A remote stream as an IndefiniteObservable: its own sockets and reader thread, no server code.
+    .target(name: "WebSocket", dependencies: ["CZlib", "Deflate"]),
+    // A remote stream as an IndefiniteObservable: its own sockets and reader thread, on the
+    // shared protocol, zlib and POSIX modules, and nothing of the server's layers above them.
     .target(
       name: "ObservableClient",
       dependencies: [
-        "IndefiniteObservable", "Locking", "CZlib", "ObservableVersion",
-        .product(name: "Logging", package: "swift-log"),
+        "IndefiniteObservable", "Locking", "Deflate", "ObservablePOSIX", "ObservableVersion",
+        "ObservableWire", .product(name: "Logging", package: "swift-log"),
       ]
     ),
     // The command people type: sub, pub, list, stats, ping.
@@ -117,7 +118,7 @@ let package = Package(
     .executableTarget(
       name: "observable-bench",
       dependencies: [
-        "ObservableServer", "Locking", "CZlib",
+        "ObservableServer", "Locking", "Deflate",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Histogram", package: "hdrhistogram-swift"),
       ]
