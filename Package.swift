@@ -126,7 +126,9 @@ let package = Package(
 
     // What the test targets share, with no server internals: free ports, waiting on a condition,
     // child processes, line clients, Python peers, and tools a test requires (fails under CI).
-    .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport"),
+    // Addresses are ObservablePOSIX's, the layer below the server's.
+    .target(
+      name: "TestSupport", dependencies: ["Locking", "ObservablePOSIX"], path: "Tests/TestSupport"),
 
     .testTarget(
       name: "IndefiniteObservableTests",
