@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Certificates and keys made with the `openssl` command in a temporary directory for one
@@ -75,11 +76,11 @@ final class TestCertificates {
   }
 
   private func openssl(_ arguments: String...) throws {
-    let child = try ChildProcess("openssl", arguments)
+    let child = try ChildProcess(tool: "openssl", arguments)
     child.closeInput()
     let status = child.exitStatus(within: .seconds(30))
     guard status == 0 else {
-      throw LoopbackSocket.Failure(description: "openssl \(arguments[0]) failed: \(child.errors)")
+      throw LoopbackSocket.Failure(description: "openssl \(arguments[0]) failed: \(child.stderr)")
     }
   }
 }
