@@ -102,7 +102,7 @@ let package = Package(
     .executableTarget(
       name: "observable",
       dependencies: [
-        "ObservableClient", "ObservableVersion",
+        "ObservableClient", "ObservablePOSIX", "ObservableVersion",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -118,7 +118,7 @@ let package = Package(
     .executableTarget(
       name: "observable-bench",
       dependencies: [
-        "ObservableServer", "Locking", "Deflate",
+        "ObservableServer", "Locking", "Deflate", "ObservablePOSIX",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Histogram", package: "hdrhistogram-swift"),
       ]
