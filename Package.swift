@@ -130,6 +130,15 @@ let package = Package(
     .target(
       name: "TestSupport", dependencies: ["Locking", "ObservablePOSIX"], path: "Tests/TestSupport"),
 
+    // An in-process server on a free loopback port, for the server's and the client's tests.
+    .target(
+      name: "InProcessServer",
+      dependencies: [
+        "ObservableServer", "ObservablePOSIX", .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Tests/InProcessServer"
+    ),
+
     .testTarget(
       name: "IndefiniteObservableTests",
       dependencies: ["IndefiniteObservable", "Locking", "TestSupport"]
@@ -145,7 +154,7 @@ let package = Package(
       dependencies: [
         "ObservableServer", "IndefiniteObservable", "Locking", "CZlib", "WebSocket", "TestSupport",
         "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX",
-        "ObservableLogging", "ObservableStreams", "Deflate",
+        "ObservableLogging", "ObservableStreams", "Deflate", "InProcessServer",
         .product(name: "Logging", package: "swift-log"),
       ],
       exclude: ["Scripts"]
@@ -164,7 +173,7 @@ let package = Package(
       dependencies: [
         "ObservableClient", "ObservableServer", "ObservableWire", "ObservablePOSIX",
         "ObservableCounters", "ObservableLogging", "ObservableStreams", "IndefiniteObservable",
-        "Locking", "TestSupport",
+        "Locking", "TestSupport", "InProcessServer",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
