@@ -105,20 +105,21 @@ let package = Package(
       ]
     ),
     // The WebSocket and HTTP/1.1 codec for `--http`: pure byte transforms, no I/O.
-    .target(name: "WebSocket", dependencies: ["CZlib"]),
-    // A remote stream as an IndefiniteObservable: its own sockets and reader thread, no server code.
+    .target(name: "WebSocket", dependencies: ["CZlib", "Deflate"]),
+    // A remote stream as an IndefiniteObservable: its own sockets and reader thread, on the
+    // shared protocol, zlib and POSIX modules, and nothing of the server's layers above them.
     .target(
       name: "ObservableClient",
       dependencies: [
-        "IndefiniteObservable", "Locking", "CZlib", "ObservableVersion", "TLS",
-        .product(name: "Logging", package: "swift-log"),
+        "IndefiniteObservable", "Locking", "Deflate", "ObservablePOSIX", "ObservableVersion",
+        "ObservableWire", "TLS", .product(name: "Logging", package: "swift-log"),
       ]
     ),
     // The command people type: sub, pub, list, stats, ping.
     .executableTarget(
       name: "observable",
       dependencies: [
-        "ObservableClient", "ObservableVersion",
+        "ObservableClient", "ObservablePOSIX", "ObservableVersion",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -134,7 +135,7 @@ let package = Package(
     .executableTarget(
       name: "observable-bench",
       dependencies: [
-        "ObservableServer", "Locking", "CZlib",
+        "ObservableServer", "Locking", "Deflate", "ObservablePOSIX",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Histogram", package: "hdrhistogram-swift"),
         // The peers' protocols and the client side of TLS, for the comparisons with the peers.
@@ -144,7 +145,18 @@ let package = Package(
 
     // What the test targets share, with no server internals: free ports, waiting on a condition,
     // child processes, line clients, Python peers, and tools a test requires (fails under CI).
-    .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport"),
+    // Addresses are ObservablePOSIX's, the layer below the server's.
+    .target(
+      name: "TestSupport", dependencies: ["Locking", "ObservablePOSIX"], path: "Tests/TestSupport"),
+
+    // An in-process server on a free loopback port, for the server's and the client's tests.
+    .target(
+      name: "InProcessServer",
+      dependencies: [
+        "ObservableServer", "ObservablePOSIX", .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Tests/InProcessServer"
+    ),
 
     .testTarget(
       name: "IndefiniteObservableTests",
@@ -161,7 +173,7 @@ let package = Package(
       dependencies: [
         "ObservableServer", "IndefiniteObservable", "Locking", "CZlib", "WebSocket", "TestSupport",
         "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX",
-        "ObservableLogging", "ObservableStreams", "Deflate", "TLS",
+        "ObservableLogging", "ObservableStreams", "Deflate", "TLS", "InProcessServer",
         .product(name: "Logging", package: "swift-log"),
       ],
       exclude: ["Scripts"]
@@ -186,7 +198,7 @@ let package = Package(
       dependencies: [
         "ObservableClient", "ObservableServer", "ObservableWire", "ObservablePOSIX",
         "ObservableCounters", "ObservableLogging", "ObservableStreams", "IndefiniteObservable",
-        "Locking", "TestSupport",
+        "Locking", "TestSupport", "InProcessServer",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),

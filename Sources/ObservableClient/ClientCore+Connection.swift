@@ -1,3 +1,4 @@
+import Deflate
 import Glibc
 
 #if canImport(FoundationEssentials)
@@ -92,9 +93,8 @@ extension ClientCore {
       if configuration.compression {
         writer.send(RequestLine.compress)
         _ = try handshakeLine(reader, until: deadline).result.get()
-        guard let inflate = InflateStream(), let deflate = DeflateStream() else {
-          throw ClientError.protocolViolation("zlib could not start")
-        }
+        guard let inflate = try? InflateDecompressor(), let deflate = try? DeflateCompressor()
+        else { throw ClientError.protocolViolation("zlib could not start") }
         try reader.startInflating(inflate)
         writer.startDeflating(deflate)
       }

@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 
 /// Certificates and keys made with the `openssl` command in a temporary directory for one
 /// test, and removed after it: no key is ever committed.
@@ -77,26 +76,12 @@ public final class TestCertificates: Sendable {
   }
 
   private func openssl(_ arguments: String...) throws {
-    guard let tool = Self.openssl else { throw RequiredTool.missing("openssl") }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: tool)
-    process.arguments = arguments
-    let errors = directory.appendingPathComponent("openssl-errors")
-    _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-    let errorHandle = try FileHandle(forWritingTo: errors)
-    defer { try? errorHandle.close() }
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = errorHandle
-    process.environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"]
-    try process.run()
-    let deadline = ContinuousClock.now + .seconds(30)
-    while process.isRunning, ContinuousClock.now < deadline { usleep(5_000) }
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    process.waitUntilExit()
-    guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-      let text = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-      throw TestSupportError("openssl \(arguments[0]) failed: \(text)")
+    guard Self.openssl != nil else { throw RequiredTool.missing("openssl") }
+    let child = try ChildProcess(tool: "openssl", arguments)
+    child.closeInput()
+    let status = child.exitStatus(within: .seconds(30))
+    guard status == 0 else {
+      throw TestSupportError("openssl \(arguments[0]) failed: \(child.stderr)")
     }
   }
 
