@@ -75,6 +75,15 @@ let package = Package(
         "ObservableWire",
       ]
     ),
+    // One connection's protocol state: its requests, subscriptions and replies, over an
+    // abstract output, loop and cluster; no sockets, no Glibc, no Foundation.
+    .target(
+      name: "ObservableSession",
+      dependencies: [
+        "IndefiniteObservable", "Locking", "ObservableCounters", "ObservableLogging",
+        "ObservableStreams", "ObservableWire", .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
     // Raw deflate streams on zlib, for the `compress` op.
     .target(name: "Deflate", dependencies: ["CZlib"]),
 
@@ -83,7 +92,7 @@ let package = Package(
       dependencies: [
         "IndefiniteObservable", "Locking", "CLinux", "CZlib", "CSystemd", "WebSocket", "NATS",
         "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX",
-        "ObservableLogging", "ObservableStreams", "Deflate",
+        "ObservableLogging", "ObservableStreams", "ObservableSession", "Deflate",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -142,7 +151,7 @@ let package = Package(
       dependencies: [
         "ObservableServer", "IndefiniteObservable", "Locking", "CZlib", "WebSocket", "TestSupport",
         "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX",
-        "ObservableLogging", "ObservableStreams", "Deflate",
+        "ObservableLogging", "ObservableStreams", "ObservableSession", "Deflate",
         .product(name: "Logging", package: "swift-log"),
       ],
       exclude: ["Scripts"]

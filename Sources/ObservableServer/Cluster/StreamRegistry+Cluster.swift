@@ -43,14 +43,6 @@ extension StreamRegistry {
     counters.update { $0.deliveredTotal += count * receivers }
   }
 
-  /// Refuses a name that is not a topic: invalid, or a built-in or exec stream.
-  func checkTopic(_ name: String) throws(ProtocolError) {
-    try StreamName.validate(name)
-    if let source = sources[name] {
-      throw ProtocolError(.readOnly, "\(name) is a read-only \(source.kind.rawValue) stream")
-    }
-  }
-
   /// Delivers one line of `topic` to this node's subscribers only; returns how many.
   func deliverLocally(_ line: [UInt8], topic: String) -> Int {
     var lastTopic: Topic?

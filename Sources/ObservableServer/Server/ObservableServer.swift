@@ -4,6 +4,7 @@ import Logging
 import ObservableCounters
 import ObservableLogging
 import ObservablePOSIX
+import ObservableSession
 import ObservableStreams
 import ObservableVersion
 
@@ -102,8 +103,8 @@ public final class ObservableServer: Sendable {
       httpHeadTimeout: configuration.httpHeadTimeout, deflateLevel: configuration.deflateLevel,
       deflateFlushesEachLine: configuration.deflateFlushesEachLine)
     let context = SessionContext(
-      registry: registry, token: configuration.token, authTimeout: configuration.authTimeout,
-      maxSubscriptions: configuration.maxSubscriptions,
+      registry: registry, cluster: registry.cluster, token: configuration.token,
+      authTimeout: configuration.authTimeout, maxSubscriptions: configuration.maxSubscriptions,
       warnings: warnings, counters: counters, logger: logger)
     let admission = admission
     let counters = counters

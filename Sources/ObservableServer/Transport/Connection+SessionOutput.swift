@@ -1,6 +1,7 @@
 import CLinux
 import Glibc
 import ObservablePOSIX
+import ObservableSession
 
 /// What the session asks of the connection, and how the connection ends after socket errors.
 /// Loop thread only.
@@ -62,4 +63,6 @@ extension Connection: SessionOutput {
     }
     if let timer { timers.insert(timer) }
   }
+
+  var sessionLoop: any SessionLoop { loop }
 }

@@ -3,6 +3,7 @@ import Deflate
 import Glibc
 import Logging
 import ObservablePOSIX
+import ObservableSession
 import ObservableStreams
 import ObservableWire
 

@@ -1,4 +1,5 @@
 import ObservablePOSIX
+import ObservableSession
 
 /// An event loop that serves connections, with what its connections share on it.
 struct ConnectionLoop: Sendable {

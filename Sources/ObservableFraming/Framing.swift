@@ -1,3 +1,5 @@
+import ObservableSession
+
 /// How a connection's bytes become request lines, and the lines it sends become bytes.
 ///
 /// Line framing serves TCP and Unix sockets; a WebSocket framing serves browsers. The session

@@ -9,8 +9,8 @@ import ObservableWire
 /// Requests come in as lines, whatever framed them; replies go out through a
 /// ``SessionOutput`` and values through the session's ``StreamObserver``, so the session works
 /// the same over every transport.
-final class Session {
-  init(
+package final class Session {
+  package init(
     output: any SessionOutput,
     observer: StreamObserver,
     context: SessionContext,
@@ -27,12 +27,12 @@ final class Session {
 
   /// Handles one request line; returns `false` when the rest of the input is no longer lines
   /// (compression started).
-  func handle(_ line: UnsafeRawBufferPointer) -> Bool {
+  package func handle(_ line: UnsafeRawBufferPointer) -> Bool {
     // After a wrong token (or an HTTP request) nothing more is read; the rest is dropped.
     guard !closing else { return false }
     let publish = PublishShape.parts(of: line)
     if let publish, authenticated,
-      context.registry.cluster?.fits(lineBytes: publish.deliveryBody.count + 2) ?? true,
+      context.cluster?.fits(lineBytes: publish.deliveryBody.count + 2) ?? true,
       batch.append(publish, continuing: lastTopic, scratch: scratch)
     {
       if batch.isFull { publishBatched() }
@@ -66,7 +66,7 @@ final class Session {
   }
 
   /// Sends an error reply.
-  func reject(op: String?, id: [UInt8]?, _ error: ProtocolError) {
+  package func reject(op: String?, id: [UInt8]?, _ error: ProtocolError) {
     publishBatched()
     reply.removeAll(keepingCapacity: true)
     if let id {
@@ -78,12 +78,12 @@ final class Session {
   }
 
   /// The input that arrived together has been handled: the publishes batched from it go out.
-  func inputHandled() {
+  package func inputHandled() {
     publishBatched()
   }
 
   /// The connection is closing: what was read is published, and every subscription ends.
-  func end() {
+  package func end() {
     publishBatched()
     unsubscribeAll()
   }
@@ -114,7 +114,7 @@ final class Session {
   /// Unsubscribes everything, as the client stops observing (it closed its side): the
   /// subscriptions leave the session now, and their disconnects run on the loop, a slice per
   /// turn when there are many (``PendingDisconnects``).
-  func unsubscribeAll() {
+  package func unsubscribeAll() {
     disconnects.add(&subscriptions)
   }
 
@@ -147,7 +147,7 @@ final class Session {
     guard let value = request.value else {
       throw ProtocolError(.badRequest, "publish needs \"value\"")
     }
-    if let cluster = context.registry.cluster {
+    if let cluster = context.cluster {
       if try publishClustered(request, name, value, cluster) { return }
     }
     // Only replies without an id are alike, and a retained value must be delivered on its own.
@@ -200,7 +200,7 @@ final class Session {
     guard let name = request.stream else {
       throw ProtocolError(.badRequest, "clear needs \"stream\"")
     }
-    if let cluster = context.registry.cluster { return try clearClustered(request, name, cluster) }
+    if let cluster = context.cluster { return try clearClustered(request, name, cluster) }
     let cleared = try context.registry.clearRetained(name)
     ok(request) {
       Self.appendStream(name, to: &$0)
@@ -210,7 +210,7 @@ final class Session {
   }
 
   private func list(_ request: Request) throws(ProtocolError) {
-    if let link = context.registry.cluster, link.isConnected {
+    if let link = context.cluster, link.isConnected {
       return try listClustered(request, link)
     }
     let page = try context.registry.listPage(

@@ -4,7 +4,7 @@
 /// A clustered retained publish or clear is answered once JetStream answers, up to seconds
 /// later; the replies to the requests after it are held here until then. Values are not
 /// held: only replies are ordered.
-struct ReplyQueue {
+package struct ReplyQueue {
   /// Bytes of held replies past which the client is closed: one that keeps pipelining requests
   /// behind an unanswered one cannot make the server hold unbounded memory.
   static let limit = 1 << 20

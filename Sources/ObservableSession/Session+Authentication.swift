@@ -4,7 +4,7 @@ import ObservableWire
 /// wrong token ends the connection, as NATS does, so tokens cannot be tried in a loop.
 extension Session {
   /// Starts the auth timeout, when the server has a token.
-  func start() {
+  package func start() {
     guard !authenticated else { return }
     let timeout = context.authTimeout
     output.schedule(in: timeout) { [self] in

@@ -1,3 +1,4 @@
+import ObservableSession
 import ObservableWire
 
 /// The framing of the line protocol over a byte stream: one request per `\n`-terminated line in,

@@ -4,9 +4,12 @@
 /// A batch is built and handed on before its read's handler returns, so one buffer per loop
 /// serves every connection on it: a connection that once published fast keeps no 64 KiB
 /// buffer of its own.
-final class PublishScratch: @unchecked Sendable {
+package final class PublishScratch: @unchecked Sendable {
   // Unchecked: handed to connections when they are made, then used on its loop thread only.
 
   /// The bytes; sessions swap them in and out, keeping the capacity.
   var bytes: [UInt8] = []
+
+  /// Empty storage, for one loop.
+  package init() {}
 }

@@ -7,7 +7,7 @@ import ObservableStreams
 /// Values come from any thread (a retained value from JetStream, live ones from NATS or local
 /// publishers); the session opens the hold on its loop right after it sends the reply, and
 /// what was held follows it in order. Later values pass straight through.
-final class HeldValues: Sendable {
+package final class HeldValues: Sendable {
   /// Bytes held at most; past it values are dropped and counted, as for a slow client, so a
   /// reply the cluster is slow to give cannot make a busy subscription hold unbounded memory.
   static let limit = 1 << 20

@@ -6,7 +6,7 @@ import IndefiniteObservable
 /// million at once held the loop for seconds. Here the subscriptions sit in an array, with
 /// their positions by name: one is removed by name in O(1) (the last takes its place), and
 /// ``popLast()`` ends them in any number of slices, freeing as it goes.
-struct SessionSubscriptions {
+package struct SessionSubscriptions {
   private var positions: [String: Int] = [:]
   private var entries: [(name: String, subscription: Subscription)] = []
 

@@ -5,7 +5,7 @@
 /// busiest path. A session is used on its loop thread only and never lends its batch across a
 /// call that could touch it again, so the check can never fire; through a pointer it is not
 /// made.
-struct PublishBatchSlot: ~Copyable {
+package struct PublishBatchSlot: ~Copyable {
   /// Where the batch lives, from `init` until `deinit`.
   let pointer: UnsafeMutablePointer<PublishBatch>
 

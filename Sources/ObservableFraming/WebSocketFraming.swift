@@ -1,4 +1,5 @@
 import ObservableCounters
+import ObservableSession
 import ObservableWire
 import WebSocket
 

@@ -5,7 +5,7 @@ import ObservableWire
 ///
 /// A TCP connection and a WebSocket connection both implement it, so the protocol knows
 /// nothing of sockets, framing or compression.
-protocol SessionOutput: AnyObject {
+package protocol SessionOutput: AnyObject {
   /// Who is on the other side, for logs.
   var peer: String { get }
 
@@ -27,4 +27,8 @@ protocol SessionOutput: AnyObject {
 
   /// Runs `task` on the loop thread after `delay`, unless the connection closed first.
   func schedule(in delay: Duration, _ task: @escaping () -> Void)
+
+  /// The loop the connection lives on, where answers that come later from another thread
+  /// (the cluster's) go back to.
+  var sessionLoop: any SessionLoop { get }
 }

@@ -1,4 +1,3 @@
-import ObservablePOSIX
 import ObservableStreams
 import ObservableWire
 
@@ -8,7 +7,7 @@ extension Session {
   /// Checks a publish against the cluster's limits and handles it when it is retained;
   /// returns whether it was handled here.
   func publishClustered(
-    _ request: Request, _ name: String, _ value: UnsafeRawBufferPointer, _ link: ClusterLink
+    _ request: Request, _ name: String, _ value: UnsafeRawBufferPointer, _ link: any SessionCluster
   ) throws(ProtocolError) -> Bool {
     try link.checkSize(lineBytes: DeliveryEncoder.prefixLength(stream: name) + value.count + 2)
     if clusteredName != name {
@@ -35,7 +34,7 @@ extension Session {
   }
 
   /// Clears a retained value in JetStream and answers when it is done.
-  func clearClustered(_ request: Request, _ name: String, _ link: ClusterLink)
+  func clearClustered(_ request: Request, _ name: String, _ link: any SessionCluster)
     throws(ProtocolError)
   {
     try context.registry.checkTopic(name)
@@ -55,7 +54,7 @@ extension Session {
 
   /// Lists with the topics whose only trace is a retained value in JetStream, and answers
   /// once JetStream has named them (the local list alone when it cannot).
-  func listClustered(_ request: Request, _ link: ClusterLink) throws(ProtocolError) {
+  func listClustered(_ request: Request, _ link: any SessionCluster) throws(ProtocolError) {
     let filter = request.stream
     // A bad filter is refused now, as on a single node.
     if let filter { _ = try StreamName.validatePattern(filter) }
@@ -86,7 +85,7 @@ extension Session {
   /// For a clustered server's `list`: which streams keep their values on this node (built-in
   /// and exec streams always, topics while the NATS connection is down); `nil` otherwise.
   func localOnlyStreams() -> ((StreamKind) -> Bool)? {
-    guard let link = context.registry.cluster else { return nil }
+    guard let link = context.cluster else { return nil }
     let connected = link.isConnected
     return { kind in kind != .topic || !connected }
   }
@@ -124,11 +123,7 @@ extension Session {
   /// Reserves the place of a reply the cluster gives later, and returns what to call with it
   /// from any thread: it comes back to this session's loop and goes out in request order.
   private func laterReply() -> @Sendable ([UInt8]) -> Void {
-    guard let loop = EventLoop.current else {
-      // Not on a loop (never so for a connection): the reply goes out as a value would.
-      let observer = observer
-      return { observer.next($0) }
-    }
+    let loop = output.sessionLoop
     let ticket = replyQueue.reserve()
     let session = SessionOnLoop(self)
     return { reply in

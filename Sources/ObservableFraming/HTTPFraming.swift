@@ -1,4 +1,5 @@
 import ObservableCounters
+import ObservableSession
 import WebSocket
 
 /// The start of an HTTP connection: one request head, read within

@@ -1,5 +1,5 @@
 /// Compares secrets in time that depends only on their lengths, not on where they differ.
-enum TokenComparison {
+package enum TokenComparison {
   /// Whether `given` equals `expected`, looking at every byte either way.
   static func matches(_ given: [UInt8], _ expected: [UInt8]) -> Bool {
     var difference: UInt8 = given.count == expected.count ? 0 : 1

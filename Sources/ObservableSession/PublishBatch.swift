@@ -9,7 +9,7 @@ import ObservableWire
 /// per read instead of once per value. Subscribers still see one topic's values in one order:
 /// the chunk goes out under the topic's lock like a single value, and the publisher's replies
 /// follow it, as they follow a single delivery.
-struct PublishBatch {
+package struct PublishBatch {
   /// Bytes past which the batch goes out before the read ends, so that a compressed read, which
   /// may inflate to megabytes, stays bounded.
   static let limit = 64 * 1024
