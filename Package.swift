@@ -84,6 +84,12 @@ let package = Package(
         "ObservableStreams", "ObservableWire", .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    // How a connection's bytes become request lines and its lines bytes: lines, WebSocket
+    // messages, an HTTP request head. A codec: bytes in, events out; no sockets, no Glibc.
+    .target(
+      name: "ObservableFraming",
+      dependencies: ["ObservableCounters", "ObservableWire", "WebSocket"]
+    ),
     // Raw deflate streams on zlib, for the `compress` op.
     .target(name: "Deflate", dependencies: ["CZlib"]),
 
@@ -92,7 +98,8 @@ let package = Package(
       dependencies: [
         "IndefiniteObservable", "Locking", "CLinux", "CZlib", "CSystemd", "WebSocket", "NATS",
         "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX",
-        "ObservableLogging", "ObservableStreams", "ObservableSession", "Deflate",
+        "ObservableLogging", "ObservableStreams", "ObservableSession", "ObservableFraming",
+        "Deflate",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -151,7 +158,8 @@ let package = Package(
       dependencies: [
         "ObservableServer", "IndefiniteObservable", "Locking", "CZlib", "WebSocket", "TestSupport",
         "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX",
-        "ObservableLogging", "ObservableStreams", "ObservableSession", "Deflate",
+        "ObservableLogging", "ObservableStreams", "ObservableSession", "ObservableFraming",
+        "Deflate",
         .product(name: "Logging", package: "swift-log"),
       ],
       exclude: ["Scripts"]

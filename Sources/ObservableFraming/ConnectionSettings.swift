@@ -1,17 +1,17 @@
 /// The limits and timeouts of every connection of one server.
-struct ConnectionSettings: Sendable {
+package struct ConnectionSettings: Sendable {
   /// The longest request line (or message), in bytes.
-  var maxLineBytes: Int
+  package var maxLineBytes: Int
   /// Bytes that may wait for one client before it is closed as a slow consumer.
-  var maxQueuedBytes: Int
+  package var maxQueuedBytes: Int
   /// How long a client that closed its side gets to read its last replies.
-  var halfCloseGrace: Duration = .seconds(5)
+  package var halfCloseGrace: Duration = .seconds(5)
   /// How often a WebSocket peer is pinged; one that sent nothing between two pings is dropped.
   var webSocketPingInterval: Duration = .seconds(20)
   /// How long an HTTP client may take to send its request head before it gets 408.
   var httpHeadTimeout: Duration = .seconds(10)
   /// The zlib level of a connection that sends `compress`.
-  var deflateLevel = 1
+  package var deflateLevel = 1
   /// Whether a compressed connection sync-flushes after every line rather than every write.
-  var deflateFlushesEachLine = false
+  package var deflateFlushesEachLine = false
 }

@@ -1,17 +1,16 @@
-import ObservableSession
-
 /// How a connection's bytes become request lines, and the lines it sends become bytes.
 ///
 /// Line framing serves TCP and Unix sockets; a WebSocket framing serves browsers. The session
 /// sees lines either way. An HTTP connection starts with ``HTTPFraming``, which has no session
-/// yet, and swaps itself for a ``WebSocketFraming`` at the upgrade. Used on the connection's
-/// loop thread only.
-protocol Framing: AnyObject {
-  /// Hands each complete request line in `input` to `session` and returns how many bytes it
-  /// consumed: all of them, unless a request switched the rest of the input to another
-  /// encoding (`compress`) or the connection to another framing, which the caller then
-  /// applies to the rest. `session` is nil before a session starts (an HTTP head).
-  func decode(_ input: UnsafeRawBufferPointer, to session: Session?) -> Int
+/// yet, and hands over to a ``WebSocketFraming`` at the upgrade. A framing is a codec: it turns
+/// bytes into ``FramingEvent``s and never calls the connection; the connection acts on each
+/// event. Used on the connection's loop thread only.
+package protocol Framing: AnyObject {
+  /// Hands each event found in `input` to `handle` and returns how many bytes it consumed: all
+  /// of them, unless `handle` returned `false` because a request switched the rest of the
+  /// input to another encoding (`compress`) or the connection to another framing, which the
+  /// caller then applies to the rest.
+  func decode(_ input: UnsafeRawBufferPointer, _ handle: (FramingEvent) -> Bool) -> Int
 
   /// The longest request line accepted; lowered until a client authenticates.
   var maxLineBytes: Int { get set }
@@ -28,7 +27,15 @@ protocol Framing: AnyObject {
 
   /// Called once the connection is registered on its loop; returns whether the session starts
   /// now. A line framing starts it at once; an HTTP framing starts it at the upgrade.
-  func attach(to connection: Connection) -> Bool
+  func attach() -> Bool
+
+  /// How long after ``attach()`` the connection calls ``timerFired()``, and again after each
+  /// call that asks for it; nil for no timer. An HTTP head's deadline, a WebSocket ping.
+  var timerInterval: Duration? { get }
+
+  /// The framing's timer fired: the event for the connection to act on, if any, and whether
+  /// the timer runs again.
+  func timerFired() -> (event: FramingEvent?, again: Bool)
 
   /// The bytes that tell the peer the connection ends, queued after everything already
   /// queued; after them the framing sends nothing more. Nothing for lines.
@@ -44,7 +51,7 @@ protocol Framing: AnyObject {
 }
 
 /// Why a connection ends, for framings that tell their peer (a WebSocket close code).
-enum Farewell {
+package enum Farewell {
   /// The peer closed: echo its code (nil: normal closure).
   case reply(UInt16?)
   /// The session ended the connection (a wrong token, an authentication timeout).
@@ -62,14 +69,20 @@ enum Farewell {
 /// What a line framing needs of the connection's life: nothing.
 extension Framing {
   /// The session starts at once.
-  func attach(to connection: Connection) -> Bool { true }
+  package func attach() -> Bool { true }
+
+  /// No timer.
+  package var timerInterval: Duration? { nil }
+
+  /// Nothing to do.
+  package func timerFired() -> (event: FramingEvent?, again: Bool) { (nil, false) }
 
   /// Nothing to say.
-  func farewell(_ reason: Farewell) -> [UInt8] { [] }
+  package func farewell(_ reason: Farewell) -> [UInt8] { [] }
 
   /// Nothing to release.
-  func connectionClosed() {}
+  package func connectionClosed() {}
 
   /// Output cannot be cut.
-  func endOfUnit(in output: UnsafeRawBufferPointer, containing offset: Int) -> Int? { nil }
+  package func endOfUnit(in output: UnsafeRawBufferPointer, containing offset: Int) -> Int? { nil }
 }

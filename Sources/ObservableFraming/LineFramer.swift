@@ -1,4 +1,4 @@
-import Glibc
+import ObservableWire
 
 /// Splits a connection's input into lines, each at most a given length.
 ///
@@ -8,32 +8,32 @@ import Glibc
 ///
 /// A class, so that a request handled inside ``feed(_:_:)`` can change the limit (a client
 /// that authenticates may send longer lines) without overlapping the feed's own access.
-final class LineFramer {
+package final class LineFramer {
   /// What the framer found in the input.
-  enum Event {
+  package enum Event {
     /// A complete line, without `\n` or a trailing `\r`.
     case line(UnsafeRawBufferPointer)
     /// A line longer than the limit began; its remainder will be skipped.
     case tooLong
   }
 
-  init(maxLineBytes: Int) {
+  package init(maxLineBytes: Int) {
     self.maxLineBytes = maxLineBytes
   }
 
   /// Feeds bytes read from the connection and returns how many it consumed: all of them, unless
   /// `handle` returned `false` to stop after a line (the rest is then the caller's).
-  func feed(_ input: UnsafeRawBufferPointer, _ handle: (Event) -> Bool) -> Int {
+  package func feed(_ input: UnsafeRawBufferPointer, _ handle: (Event) -> Bool) -> Int {
     guard let base = input.baseAddress else { return 0 }
     var start = 0
     while start < input.count {
       let remaining = input.count - start
-      let newline = memchr(base + start, 0x0A, remaining)
+      let newline = ByteSearch.first(0x0A, in: base + start, count: remaining)
       guard let newline else {
         accumulate(UnsafeRawBufferPointer(start: base + start, count: remaining), handle)
         return input.count
       }
-      let end = UnsafeRawPointer(newline) - base
+      let end = newline - UnsafeRawPointer(base)
       let segment = UnsafeRawBufferPointer(start: base + start, count: end - start)
       start = end + 1
       if discarding {

@@ -1,5 +1,4 @@
 import ObservableCounters
-import ObservableSession
 import ObservableWire
 import WebSocket
 
@@ -11,7 +10,7 @@ import WebSocket
 /// ``ConnectionSettings/webSocketPingInterval``: a browser's socket can vanish without the
 /// kernel noticing for many minutes, so a peer that sent nothing between two pings is dropped.
 /// Used on the connection's loop thread only.
-final class WebSocketFraming: Framing {
+package final class WebSocketFraming: Framing {
   /// A framing for the connection `handshake` accepted; throws when zlib cannot start.
   init(
     handshake: WebSocketHandshake, settings: ConnectionSettings, counters: ServerCounters
@@ -27,27 +26,25 @@ final class WebSocketFraming: Framing {
   /// The longest message accepted: `--max-line-bytes`, lowered until a client authenticates
   /// so that an unauthenticated peer makes the server buffer little. A longer message closes
   /// the connection with 1009, since its frames are refused from their headers.
-  var maxLineBytes: Int {
+  package var maxLineBytes: Int {
     didSet {
       // The decoder is busy while a request it delivered authenticates: applied after it.
       if !decoding { decoder.maximumMessageBytes = maxLineBytes }
     }
   }
 
-  func attach(to connection: Connection) -> Bool {
-    self.connection = connection
+  package func attach() -> Bool {
     counters.update {
       $0.webSocketConnections += 1
       $0.webSocketConnectionsTotal += 1
     }
     attached = true
     heard = true
-    schedulePing()
     return true
   }
 
-  func decode(_ input: UnsafeRawBufferPointer, to session: Session?) -> Int {
-    guard said == nil, let session, let connection else { return input.count }
+  package func decode(_ input: UnsafeRawBufferPointer, _ handle: (FramingEvent) -> Bool) -> Int {
+    guard said == nil, attached else { return input.count }
     heard = true
     var stopped = false
     decoding = true
@@ -58,25 +55,24 @@ final class WebSocketFraming: Framing {
     do throws(WebSocketProtocolError) {
       try decoder.decode(input) { event in
         guard !stopped else { return }
-        stopped = !handle(event, session, connection)
+        stopped = !self.handle(event, handle)
       }
     } catch {
-      connection.context.logger.debug(
-        "websocket protocol error", metadata: ["peer": "\(connection.peer)", "error": "\(error)"])
-      connection.finish(
-        "websocket protocol error: \(error.reason)",
-        saying: .protocolError(error.closeCode.rawValue, error.reason))
+      _ = handle(
+        .violation(
+          reason: "websocket protocol error: \(error.reason)", detail: "\(error)",
+          farewell: .protocolError(error.closeCode.rawValue, error.reason)))
     }
     return input.count
   }
 
-  /// Handles one message or control frame; returns whether to go on with the next.
-  private func handle(_ event: WebSocketEvent, _ session: Session, _ connection: Connection) -> Bool
-  {
+  /// Turns one message or control frame into the connection's event; returns whether to go
+  /// on with the next.
+  private func handle(_ event: WebSocketEvent, _ handle: (FramingEvent) -> Bool) -> Bool {
     switch event {
     case .text(var line):
       MessageLineBreaks.normalize(&line)
-      return line.withUnsafeBytes { session.handle($0) }
+      return line.withUnsafeBytes { handle(.line($0)) }
     case .binary:
       // The decoder refuses binary frames at their header; nothing reaches here.
       return true
@@ -84,28 +80,28 @@ final class WebSocketFraming: Framing {
       var pong: [UInt8] = []
       WebSocketFrameEncoder.appendPong(payload, to: &pong)
       // Counted toward the queued-bytes cap: a peer that pings and never reads is cut.
-      connection.sendControlFrame(pong)
+      _ = handle(.controlFrame(pong))
       return said == nil
     case .pong:
       return true
     case .close(let code, _):
-      connection.finish("websocket closed by peer", saying: .reply(code?.rawValue))
+      _ = handle(.finish(reason: "websocket closed by peer", farewell: .reply(code?.rawValue)))
       return false
     }
   }
 
-  var sendsLinesUnchanged: Bool { false }
+  package var sendsLinesUnchanged: Bool { false }
 
-  func encode(_ lines: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+  package func encode(_ lines: UnsafeRawBufferPointer, to out: inout [UInt8]) {
     // After the close frame, RFC 6455 section 5.5.1 allows no more data frames.
     guard said == nil else { return }
     encoder.appendTextMessages(lines: lines, to: &out)
   }
 
   /// WebSocket compresses per message, as negotiated at the handshake.
-  var allowsStreamCompression: Bool { false }
+  package var allowsStreamCompression: Bool { false }
 
-  func farewell(_ reason: Farewell) -> [UInt8] {
+  package func farewell(_ reason: Farewell) -> [UInt8] {
     guard said == nil else { return [] }
     let code: WebSocketCloseCode?
     var text = ""
@@ -133,13 +129,13 @@ final class WebSocketFraming: Framing {
     return frame
   }
 
-  func connectionClosed() {
+  package func connectionClosed() {
     guard attached else { return }
     attached = false
     counters.update { $0.webSocketConnections -= 1 }
   }
 
-  func endOfUnit(in output: UnsafeRawBufferPointer, containing offset: Int) -> Int? {
+  package func endOfUnit(in output: UnsafeRawBufferPointer, containing offset: Int) -> Int? {
     Self.endOfFrame(in: output, containing: offset)
   }
 
@@ -174,30 +170,29 @@ final class WebSocketFraming: Framing {
   }
 
   /// Pings every interval; a peer that sent nothing since the previous ping is gone.
-  private func schedulePing() {
-    guard let connection else { return }
-    connection.schedule(in: pingInterval) { [self] in
-      guard let connection = self.connection, said == nil else { return }
-      guard heard else {
-        counters.update { $0.deadPeersTotal += 1 }
-        connection.sayFarewellNow(.deadPeer("keepalive ping timeout"))
-        connection.close("websocket peer answered no ping within \(pingInterval)")
-        return
-      }
-      heard = false
-      var ping: [UInt8] = []
-      WebSocketFrameEncoder.appendPing([], to: &ping)
-      connection.sendControlFrame(ping)
-      schedulePing()
+  package var timerInterval: Duration? { pingInterval }
+
+  package func timerFired() -> (event: FramingEvent?, again: Bool) {
+    guard said == nil else { return (nil, false) }
+    guard heard else {
+      counters.update { $0.deadPeersTotal += 1 }
+      return (
+        .deadPeer(
+          reason: "websocket peer answered no ping within \(pingInterval)",
+          farewell: .deadPeer("keepalive ping timeout")),
+        false
+      )
     }
+    heard = false
+    var ping: [UInt8] = []
+    WebSocketFrameEncoder.appendPing([], to: &ping)
+    return (.controlFrame(ping), true)
   }
 
   private let decoder: WebSocketFrameDecoder
   private let encoder: WebSocketFrameEncoder
   private let pingInterval: Duration
   private let counters: ServerCounters
-  /// The connection; weak, since the connection holds its framing.
-  private weak var connection: Connection?
   /// Whether the peer sent anything since the last ping.
   private var heard = false
   /// Whether the decoder is running, so its limit must not change now.

@@ -1,4 +1,5 @@
 import ObservableCounters
+import ObservableFraming
 import WebSocket
 
 /// What the HTTP side of the server answers to one request head: the live page, metrics,
@@ -7,14 +8,9 @@ import WebSocket
 /// Every plain response closes the connection once written: browsers and scrapers open a new
 /// one for the next request, and one request per connection keeps the connection's states few
 /// (head, then response or WebSocket). Immutable, shared by every HTTP connection of a server.
-struct HTTPRouter: Sendable {
+struct HTTPRouter: HTTPRoutes, Sendable {
   /// What to do with a request.
-  enum Route {
-    /// Send the response (its body unless `includingBody` is false, for `HEAD`), then close.
-    case respond(HTTPResponse, includingBody: Bool)
-    /// Accept the WebSocket upgrade.
-    case upgrade(WebSocketHandshake)
-  }
+  typealias Route = HTTPRoute
 
   /// Origins besides the server's own whose pages may open `/ws` (`--allow-origin`).
   let allowOrigins: [String]

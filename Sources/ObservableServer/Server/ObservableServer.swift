@@ -2,6 +2,7 @@ import Glibc
 import Locking
 import Logging
 import ObservableCounters
+import ObservableFraming
 import ObservableLogging
 import ObservablePOSIX
 import ObservableSession

@@ -1,3 +1,4 @@
+import ObservableFraming
 import ObservablePOSIX
 
 /// How a connection whose framing says goodbye (a WebSocket Close frame) ends when its peer

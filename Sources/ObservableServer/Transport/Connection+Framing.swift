@@ -1,9 +1,10 @@
 import Glibc
+import ObservableFraming
 import ObservablePOSIX
 
-/// What a framing other than lines asks of its connection: bytes written outside the outbox
-/// (HTTP responses, control frames), the swap to WebSocket at the upgrade, and the last frame
-/// before a close. Loop thread only.
+/// What a framing other than lines asks of its connection, through the events it returns:
+/// bytes written outside the outbox (HTTP responses, control frames), the swap to WebSocket
+/// at the upgrade, and the last frame before a close. Loop thread only.
 extension Connection {
   /// Writes `bytes` after what is already being written and before anything still queued:
   /// they must be whole units of the current framing (a response, a frame).
@@ -35,7 +36,7 @@ extension Connection {
     loop.assertInLoop()
     guard !lifecycle.isClosed else { return }
     framing = next
-    _ = next.attach(to: self)
+    _ = attachFraming()
     startSession()
   }
 

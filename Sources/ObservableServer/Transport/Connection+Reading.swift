@@ -73,7 +73,7 @@ extension Connection {
   @discardableResult
   private func decode(_ bytes: UnsafeRawBufferPointer) -> Int {
     guard !lifecycle.isClosed else { return bytes.count }
-    return framing.decode(bytes, to: session)
+    return framing.decode(bytes) { act(on: $0) }
   }
 
   /// The client closed its side: it observes nothing any more, but the replies to what it sent

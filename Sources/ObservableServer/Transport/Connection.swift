@@ -2,6 +2,7 @@ import CLinux
 import Deflate
 import Glibc
 import Logging
+import ObservableFraming
 import ObservablePOSIX
 import ObservableSession
 import ObservableStreams
@@ -101,7 +102,7 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
       return
     }
     home.connections.insert(self)
-    if framing.attach(to: self) { startSession() }
+    if attachFraming() { startSession() }
     context.logger.debug("connection opened", metadata: ["peer": "\(peer)"])
   }
 

@@ -1,4 +1,5 @@
 import Deflate
+import ObservableFraming
 
 /// The bytes a ``Connection`` is writing to its socket: lines taken from its ``Outbox`` a
 /// batch at a time, framed and compressed as the connection is, sent from ``offset`` on.
