@@ -9,7 +9,7 @@ let package = Package(
       name: "ObservableServer",
       targets: [
         "ObservableServer", "ObservableWire", "ObservablePOSIX", "ObservableLogging",
-        "ObservableStreams", "Deflate",
+        "ObservableStreams", "ObservableCluster", "Deflate",
       ]
     ),
     .library(name: "ObservableClient", targets: ["ObservableClient"]),
@@ -90,6 +90,35 @@ let package = Package(
       name: "ObservableFraming",
       dependencies: ["ObservableCounters", "ObservableWire", "WebSocket"]
     ),
+    // Connections on the event loops: reading, framing, writing through the outbox, closing,
+    // listeners and admission. Where TLS plugs in, between the socket and the framing.
+    .target(
+      name: "ObservableTransport",
+      dependencies: [
+        "CLinux", "Deflate", "Locking", "ObservableCounters", "ObservableFraming",
+        "ObservableLogging", "ObservablePOSIX", "ObservableSession", "ObservableStreams",
+        "ObservableVersion", "ObservableWire", "WebSocket",
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    // Replication over NATS and JetStream: implements the streams' and the session's
+    // protocols, and no layer below names it.
+    .target(
+      name: "ObservableCluster",
+      dependencies: [
+        "CLinux", "Locking", "NATS", "ObservableCounters", "ObservableLogging", "ObservablePOSIX",
+        "ObservableSession", "ObservableStreams", "ObservableVersion", "ObservableWire",
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    // What the HTTP port answers above the framing: the router, the live page and metrics.
+    .target(
+      name: "ObservableHTTP",
+      dependencies: [
+        "ObservableCluster", "ObservableCounters", "ObservableFraming", "ObservableVersion",
+        "WebSocket",
+      ]
+    ),
     // Raw deflate streams on zlib, for the `compress` op.
     .target(name: "Deflate", dependencies: ["CZlib"]),
 
@@ -99,7 +128,7 @@ let package = Package(
         "IndefiniteObservable", "Locking", "CLinux", "CZlib", "CSystemd", "WebSocket", "NATS",
         "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX",
         "ObservableLogging", "ObservableStreams", "ObservableSession", "ObservableFraming",
-        "Deflate",
+        "ObservableTransport", "ObservableCluster", "ObservableHTTP", "Deflate",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -124,7 +153,7 @@ let package = Package(
     .executableTarget(
       name: "observable-server",
       dependencies: [
-        "ObservableServer",
+        "ObservableServer", "ObservableCluster",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]
@@ -159,7 +188,7 @@ let package = Package(
         "ObservableServer", "IndefiniteObservable", "Locking", "CZlib", "WebSocket", "TestSupport",
         "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX",
         "ObservableLogging", "ObservableStreams", "ObservableSession", "ObservableFraming",
-        "Deflate",
+        "ObservableTransport", "ObservableCluster", "ObservableHTTP", "Deflate",
         .product(name: "Logging", package: "swift-log"),
       ],
       exclude: ["Scripts"]

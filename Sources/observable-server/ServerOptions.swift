@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import Logging
+import ObservableCluster
 import ObservableServer
 
 /// Every flag of the server, shared by the root command and `serve`.

@@ -1,12 +1,15 @@
 import Glibc
 import Locking
 import Logging
+import ObservableCluster
 import ObservableCounters
 import ObservableFraming
+import ObservableHTTP
 import ObservableLogging
 import ObservablePOSIX
 import ObservableSession
 import ObservableStreams
+import ObservableTransport
 import ObservableVersion
 
 /// A server that exposes named observables over a line-delimited JSON protocol.
@@ -112,8 +115,8 @@ public final class ObservableServer: Sendable {
     let router =
       socket.servesHTTP
       ? HTTPRouter(
-        allowOrigins: configuration.allowOrigins, counters: counters,
-        isServing: { admission.isAccepting }, cluster: registry.cluster)
+        counters: counters, allowOrigins: configuration.allowOrigins, cluster: registry.cluster,
+        isServing: { admission.isAccepting })
       : nil
     let slots: Admission.Slots = router == nil ? .line : .http
     return Listener(
