@@ -153,7 +153,7 @@ let package = Package(
     .executableTarget(
       name: "observable-server",
       dependencies: [
-        "ObservableServer", "ObservableCluster",
+        "ObservableServer", "ObservableCluster", "ObservableLogging", "ObservablePOSIX",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]
@@ -162,7 +162,7 @@ let package = Package(
     .executableTarget(
       name: "observable-bench",
       dependencies: [
-        "ObservableServer", "Locking", "CZlib",
+        "ObservableServer", "ObservablePOSIX", "Locking", "CZlib",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Histogram", package: "hdrhistogram-swift"),
       ]

@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import Logging
 import ObservableCluster
+import ObservablePOSIX
 import ObservableServer
 
 /// Every flag of the server, shared by the root command and `serve`.
