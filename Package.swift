@@ -9,7 +9,7 @@ let package = Package(
       name: "ObservableServer",
       targets: [
         "ObservableServer", "ObservableWire", "ObservablePOSIX", "ObservableLogging",
-        "ObservableStreams", "Deflate", "TLS",
+        "ObservableStreams", "ObservableCluster", "Deflate", "TLS",
       ]
     ),
     .library(name: "ObservableClient", targets: ["ObservableClient"]),
@@ -92,6 +92,51 @@ let package = Package(
     .executableTarget(
       name: "observable-store-writer", dependencies: ["ObservableStore"],
       path: "Tests/Tools/observable-store-writer"),
+    // One connection's protocol state: its requests, subscriptions and replies, over an
+    // abstract output, loop and cluster; no sockets, no Glibc, no Foundation.
+    .target(
+      name: "ObservableSession",
+      dependencies: [
+        "IndefiniteObservable", "Locking", "ObservableCounters", "ObservableLogging",
+        "ObservableStreams", "ObservableWire", "TLS",
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    // How a connection's bytes become request lines and its lines bytes: lines, WebSocket
+    // messages, an HTTP request head. A codec: bytes in, events out; no sockets, no Glibc.
+    .target(
+      name: "ObservableFraming",
+      dependencies: ["ObservableCounters", "ObservableWire", "WebSocket"]
+    ),
+    // Connections on the event loops: reading, framing, writing through the outbox, closing,
+    // listeners and admission. Where TLS plugs in, between the socket and the framing.
+    .target(
+      name: "ObservableTransport",
+      dependencies: [
+        "CLinux", "Deflate", "Locking", "ObservableCounters", "ObservableFraming",
+        "ObservableLogging", "ObservablePOSIX", "ObservableSession", "ObservableStreams",
+        "ObservableVersion", "ObservableWire", "TLS", "WebSocket",
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    // Replication over NATS and JetStream: implements the streams' and the session's
+    // protocols, and no layer below names it.
+    .target(
+      name: "ObservableCluster",
+      dependencies: [
+        "CLinux", "Locking", "NATS", "ObservableCounters", "ObservableLogging", "ObservablePOSIX",
+        "ObservableSession", "ObservableStreams", "ObservableVersion", "ObservableWire", "TLS",
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    // What the HTTP port answers above the framing: the router, the live page and metrics.
+    .target(
+      name: "ObservableHTTP",
+      dependencies: [
+        "ObservableCluster", "ObservableCounters", "ObservableFraming", "ObservableVersion",
+        "WebSocket",
+      ]
+    ),
     // Raw deflate streams on zlib, for the `compress` op.
     .target(name: "Deflate", dependencies: ["CZlib"]),
 
@@ -100,7 +145,8 @@ let package = Package(
       dependencies: [
         "IndefiniteObservable", "Locking", "CLinux", "CZlib", "CSystemd", "WebSocket", "NATS",
         "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX",
-        "ObservableLogging", "ObservableStreams", "Deflate", "TLS",
+        "ObservableLogging", "ObservableStreams", "ObservableSession", "ObservableFraming",
+        "ObservableTransport", "ObservableCluster", "ObservableHTTP", "Deflate", "TLS",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -126,7 +172,7 @@ let package = Package(
     .executableTarget(
       name: "observable-server",
       dependencies: [
-        "ObservableServer", "TLS",
+        "ObservableServer", "ObservableCluster", "ObservableLogging", "ObservablePOSIX", "TLS",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]
@@ -173,7 +219,9 @@ let package = Package(
       dependencies: [
         "ObservableServer", "IndefiniteObservable", "Locking", "CZlib", "WebSocket", "TestSupport",
         "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX",
-        "ObservableLogging", "ObservableStreams", "Deflate", "TLS", "InProcessServer",
+        "ObservableLogging", "ObservableStreams", "ObservableSession", "ObservableFraming",
+        "ObservableTransport", "ObservableCluster", "ObservableHTTP", "Deflate", "TLS",
+        "InProcessServer",
         .product(name: "Logging", package: "swift-log"),
       ],
       exclude: ["Scripts"]

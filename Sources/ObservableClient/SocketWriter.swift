@@ -46,7 +46,6 @@ final class SocketWriter: @unchecked Sendable {
       shutDown()
       return false
     }
-    }
     var offset = 0
     let deadline = ContinuousClock.now + Self.stallLimit
     while offset < bytes.count {

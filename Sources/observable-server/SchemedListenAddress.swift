@@ -1,3 +1,4 @@
+import ObservablePOSIX
 import ObservableServer
 
 /// A listener address with an optional scheme: `tls://host:port` (or `https://`) for TLS, the

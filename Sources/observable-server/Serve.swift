@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import ObservableLogging
 import ObservableServer
 
 /// Runs the server until SIGINT or SIGTERM; SIGHUP reloads the TLS certificate.

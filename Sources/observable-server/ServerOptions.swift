@@ -1,6 +1,8 @@
 import ArgumentParser
 import Glibc
 import Logging
+import ObservableCluster
+import ObservablePOSIX
 import ObservableServer
 
 /// Every flag of the server, shared by the root command and `serve`.

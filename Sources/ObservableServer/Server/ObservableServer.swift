@@ -1,10 +1,15 @@
 import Glibc
 import Locking
 import Logging
+import ObservableCluster
 import ObservableCounters
+import ObservableFraming
+import ObservableHTTP
 import ObservableLogging
 import ObservablePOSIX
+import ObservableSession
 import ObservableStreams
+import ObservableTransport
 import ObservableVersion
 import TLS
 
@@ -107,17 +112,16 @@ public final class ObservableServer: Sendable {
       deflateFlushesEachLine: configuration.deflateFlushesEachLine,
       tlsHandshakeTimeout: configuration.tlsHandshakeTimeout)
     let context = SessionContext(
-      registry: registry, token: configuration.token, authTimeout: configuration.authTimeout,
-      maxSubscriptions: configuration.maxSubscriptions,
+      registry: registry, cluster: registry.cluster, token: configuration.token,
+      authTimeout: configuration.authTimeout, maxSubscriptions: configuration.maxSubscriptions,
       warnings: warnings, counters: counters, logger: logger)
     let admission = admission
     let counters = counters
     let router =
       socket.servesHTTP
       ? HTTPRouter(
-        allowOrigins: configuration.allowOrigins, counters: counters,
-        isServing: { admission.isAccepting }, cluster: registry.cluster,
-        scheme: socket.servesTLS ? "https" : "http")
+        counters: counters, allowOrigins: configuration.allowOrigins, cluster: registry.cluster,
+        isServing: { admission.isAccepting }, scheme: socket.servesTLS ? "https" : "http")
       : nil
     let slots: Admission.Slots = router == nil ? .line : .http
     let certificates = socket.servesTLS ? parts.tls : nil

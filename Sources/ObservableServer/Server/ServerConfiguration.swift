@@ -1,4 +1,5 @@
 import Glibc
+import ObservableCluster
 import ObservablePOSIX
 import ObservableWire
 import TLS

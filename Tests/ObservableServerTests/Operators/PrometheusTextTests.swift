@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ObservableCounters
+@testable import ObservableHTTP
 @testable import ObservableServer
 
 /// `/metrics` text read back by `prometheus_client`'s parser, which shares nothing with ours.

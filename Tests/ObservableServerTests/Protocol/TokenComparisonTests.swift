@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableSession
 
 /// Secret comparison: true exactly when the bytes are equal.
 @Suite(.timeLimit(.minutes(1)))

@@ -1,5 +1,6 @@
 import Foundation
 import ObservableCounters
+import ObservablePOSIX
 import TLS
 import TestSupport
 

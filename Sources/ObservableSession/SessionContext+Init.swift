@@ -1,0 +1,23 @@
+import Logging
+import ObservableCounters
+import ObservableLogging
+import ObservableStreams
+
+/// Made in `ObservableServer`, another module, which a memberwise initializer does not reach.
+extension SessionContext {
+  /// The context of every session of one server.
+  package init(
+    registry: StreamRegistry, cluster: (any SessionCluster)?, token: String?,
+    authTimeout: Duration, maxSubscriptions: Int, warnings: RepeatedWarnings,
+    counters: ServerCounters, logger: Logger
+  ) {
+    self.registry = registry
+    self.token = token
+    self.authTimeout = authTimeout
+    self.maxSubscriptions = maxSubscriptions
+    self.warnings = warnings
+    self.counters = counters
+    self.logger = logger
+    self.cluster = cluster
+  }
+}
