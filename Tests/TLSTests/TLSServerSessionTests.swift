@@ -38,6 +38,19 @@ final class TLSServerSessionTests: CertificateTestCase {
     try echo(version: "-tls1_2", expecting: "TLSv1.2")
   }
 
+  /// s_client lists AES-256-GCM first, as OpenSSL does by default; the server's order wins.
+  func testTheServerPrefersAES128GCMOverTLS13() throws {
+    let (pump, client) = try serve(try context()) {
+      try openSSLClient($0, certificates, ["-quiet", "-tls1_3"])
+    }
+    pump.echoes = true
+    client.write("which suite\n")
+    XCTAssertTrue(pump.run { $0.text == "which suite\n" }, "\(pump.failure as Any)")
+    XCTAssertEqual(pump.session.cipher, "TLS_AES_128_GCM_SHA256")
+    XCTAssertTrue(client.wait { $0.stdout == "which suite\n" }, client.stdout)
+    XCTAssertEqual(finish(pump, client), 0, client.stderr)
+  }
+
   func testRefusesTLS10And11() throws {
     for flag in ["-tls1", "-tls1_1"] {
       let (pump, client) = try serve(try context()) {
