@@ -9,7 +9,7 @@ let package = Package(
       name: "ObservableServer",
       targets: [
         "ObservableServer", "ObservableWire", "ObservablePOSIX", "ObservableLogging",
-        "ObservableStreams", "ObservableCluster", "Deflate", "TLS",
+        "ObservableStreams", "ObservableFraming", "ObservableCluster", "Deflate", "TLS",
       ]
     ),
     .library(name: "ObservableClient", targets: ["ObservableClient"]),
