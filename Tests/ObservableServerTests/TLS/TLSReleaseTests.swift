@@ -66,12 +66,7 @@ struct TLSReleaseTests {
     _ = try slow.readLine(containing: #""ok":true"#)
     let released = WeakSet(server.server.openConnections)
     let publisher = try server.connect()
-    let payload = String(repeating: "v", count: 1000)
-    for _ in 0..<400 {
-      for _ in 0..<50 { try publisher.send("publish firehose \"\(payload)\"") }
-      for _ in 0..<50 { _ = try publisher.readReply() }
-      if server.server.counters.snapshot.slowConsumersTotal > 0 { break }
-    }
+    try server.publishUntilSlowConsumer(publisher)
     #expect(eventually { server.server.counters.snapshot.slowConsumersTotal == 1 })
     #expect(eventually { released.liveCount == 0 }, "the slow consumer is still live")
     #expect(try publisher.request("ping")["ok"] as? Bool == true)
@@ -95,12 +90,7 @@ struct TLSReleaseTests {
     #expect(eventually { server.server.counters.snapshot.subscriptions == 1 })
     let released = WeakSet(server.server.openConnections)
     let publisher = try server.connect()
-    let payload = String(repeating: "v", count: 1000)
-    for _ in 0..<400 {
-      for _ in 0..<50 { try publisher.send("publish firehose \"\(payload)\"") }
-      for _ in 0..<50 { _ = try publisher.readReply() }
-      if server.server.counters.snapshot.slowConsumersTotal > 0 { break }
-    }
+    try server.publishUntilSlowConsumer(publisher)
     #expect(eventually { server.server.counters.snapshot.slowConsumersTotal == 1 })
     // Reading now, the peer gets whole records up to a close frame saying why (1008), then
     // close_notify: the records cut after the frame being written were not cut inside.
