@@ -39,7 +39,15 @@ public enum LivePage {
           li[data-stream=CONCRETE][data-value=JSON]   one value row, newest first (at most 50)
           button[data-unsubscribe=NAME]
         #publish-form: #publish-name, #publish-value, #publish-retain; #publish-result
-        [data-figure=connections|subscriptions|rate|bytes-out][data-value=N]   from stats
+        [data-figure=NAME][data-value=N]   from stats: uptime, connections, subscriptions, rate
+          (published/s), delivered-rate, bytes-out, dropped, slow-consumers, retained-bytes,
+          cluster (1 connected, 0 not, -1 not clustered)
+        #all-figures tr[data-stat=KEY][data-value=V]   every stats figure, cluster.* included
+        canvas[data-chart=published|delivered|bytes-out][data-points=N]   the last 60 seconds
+        #streams tr[data-via-pattern]   a topic seen only through a pattern subscription
+          button[data-inspect=NAME]   opens #inspector for that topic
+        #inspector[data-stream=NAME]: #inspect-retained[data-state=loading|value|none],
+          #inspect-history li[data-pos], #inspect-clear, #inspect-result[data-outcome]
       The URL fragment may preset the page: #token=T&subscribe=clock&subscribe=room.*
       (a fragment is never sent to the server, so the token stays out of its logs).
     -->
@@ -65,11 +73,43 @@ public enum LivePage {
       <section aria-labelledby="figures-title" class="panel">
         <h2 id="figures-title">Now</h2>
         <dl class="figures">
+          <div><dt>Uptime</dt><dd data-figure="uptime">–</dd></div>
           <div><dt>Connections</dt><dd data-figure="connections">–</dd></div>
           <div><dt>Subscriptions</dt><dd data-figure="subscriptions">–</dd></div>
-          <div><dt>Messages/s</dt><dd data-figure="rate">–</dd></div>
+          <div><dt>Published/s</dt><dd data-figure="rate">–</dd></div>
+          <div><dt>Delivered/s</dt><dd data-figure="delivered-rate">–</dd></div>
           <div><dt>Bytes out</dt><dd data-figure="bytes-out">–</dd></div>
+          <div><dt>Dropped</dt><dd data-figure="dropped">–</dd></div>
+          <div><dt>Slow consumers</dt><dd data-figure="slow-consumers">–</dd></div>
+          <div><dt>Retained</dt><dd data-figure="retained-bytes">–</dd></div>
+          <div><dt>Cluster</dt><dd data-figure="cluster">–</dd></div>
         </dl>
+        <div class="charts">
+          <figure><canvas data-chart="published" width="240" height="48"
+            aria-label="Published per second, last minute"></canvas>
+            <figcaption>Published/s</figcaption></figure>
+          <figure><canvas data-chart="delivered" width="240" height="48"
+            aria-label="Delivered per second, last minute"></canvas>
+            <figcaption>Delivered/s</figcaption></figure>
+          <figure><canvas data-chart="bytes-out" width="240" height="48"
+            aria-label="Bytes out per second, last minute"></canvas>
+            <figcaption>Bytes out/s</figcaption></figure>
+        </div>
+        <details id="all-figures"><summary>Every figure</summary>
+          <table><tbody></tbody></table></details>
+      </section>
+      <section aria-labelledby="inspector-title" class="panel" id="inspector" hidden>
+        <h2 id="inspector-title">Topic <span id="inspect-name"></span></h2>
+        <h3>Retained value</h3>
+        <pre id="inspect-retained" data-state="none"></pre>
+        <h3>History</h3>
+        <ol id="inspect-history" aria-label="Recent values, oldest first"></ol>
+        <p id="inspect-history-note"></p>
+        <div class="row">
+          <button id="inspect-clear" type="button">Clear retained value</button>
+          <button id="inspect-close" type="button" class="quiet">Close</button>
+        </div>
+        <p id="inspect-result" aria-live="polite"></p>
       </section>
       <section aria-labelledby="access-title" class="panel">
         <h2 id="access-title">Access</h2>

@@ -2,13 +2,22 @@ extension LivePage {
   /// The page's script: one WebSocket to `/ws` speaking protocol v1 (the greeting first, then
   /// one JSON request per message), reconnecting with back-off. Values are shown with
   /// `textContent` only, never as markup, so a published value cannot inject script.
-  static let script = #"""
+  ///
+  /// One function scope in parts, each part in the file of its concern: the figures, the
+  /// streams table, the topic inspector, the subscriptions, and the connection.
+  static let script =
+    scriptStart + figuresScript + streamsScript + inspectorScript + subscriptionsScript
+    + connectionScript
+
+  /// The scope's state and the helpers every part uses.
+  private static let scriptStart = #"""
     "use strict";
     (() => {
       const MAX_VALUES = 50, MAX_SHOWN = 2000, LIST_EVERY_MS = 5000;
       const $ = (id) => document.getElementById(id);
       const s = { socket: null, greeted: false, nextId: 1, pending: new Map(), subs: new Map(),
-        token: "", retry: 0, retryTimer: null, lastStats: null };
+        token: "", retry: 0, retryTimer: null, lastStats: null, features: [], listed: [],
+        seen: new Map(), probe: null };
 
       function setStatus(state, text) {
         const el = $("status"); el.dataset.state = state; el.textContent = text;
@@ -53,107 +62,13 @@ extension LivePage {
         while (value >= 1024 && unit < units.length - 1) { value /= 1024; unit++; }
         return (unit ? value.toFixed(1) : String(value)) + " " + units[unit];
       }
-      function figure(name, value, text) {
-        const el = document.querySelector('[data-figure="' + name + '"]');
-        el.dataset.value = String(value); el.textContent = text;
-      }
+    """#
 
-      function updateFigures(stats) {
-        const now = performance.now();
-        figure("connections", stats.connections, String(stats.connections));
-        figure("subscriptions", stats.subscriptions, String(stats.subscriptions));
-        figure("bytes-out", stats.bytes_out, bytes(stats.bytes_out));
-        const last = s.lastStats;
-        if (last && now > last.at && stats.published_total >= last.published) {
-          const rate = (stats.published_total - last.published) * 1000 / (now - last.at);
-          figure("rate", Math.round(rate), rate < 10 ? rate.toFixed(1) : String(Math.round(rate)));
-        }
-        s.lastStats = { at: now, published: stats.published_total };
-      }
-
-      function renderStreams(streams) {
-        const body = $("streams").tBodies[0];
-        body.replaceChildren(...streams.map((stream) => {
-          const row = document.createElement("tr");
-          row.dataset.streamRow = stream.name; row.dataset.subscribers = String(stream.subscribers);
-          for (const text of [stream.name, stream.kind, String(stream.subscribers)]) {
-            const cell = document.createElement("td"); cell.textContent = text; row.append(cell);
-          }
-          const cell = document.createElement("td"), button = document.createElement("button");
-          const watching = s.subs.has(stream.name) && s.subs.get(stream.name).visible;
-          button.type = "button"; button.className = "quiet"; button.disabled = watching;
-          button.textContent = watching ? "Watching" : "Subscribe";
-          button.setAttribute("aria-label", "Subscribe to " + stream.name);
-          button.addEventListener("click", () => addSubscription(stream.name, true));
-          cell.append(button); row.append(cell);
-          return row;
-        }));
-      }
-      function refreshList() { send({ op: "list" }, (r) => { if (!failed(r)) renderStreams(r.streams); }); }
-
-      function subscribeOnServer(name) {
-        send({ op: "subscribe", stream: name }, (reply) => {
-          if (!reply.ok && reply.error && reply.error.code === "already_subscribed") return;
-          if (failed(reply) && reply.error && reply.error.code === "bad_name") removeSubscription(name);
-          else refreshList();
-        });
-      }
-      function addSubscription(name, visible) {
-        const existing = s.subs.get(name);
-        if (existing) { if (visible && !existing.visible) show(name, existing); return; }
-        const sub = { visible: false, section: null, list: null };
-        s.subs.set(name, sub);
-        if (visible) show(name, sub);
-        subscribeOnServer(name);
-      }
-      function show(name, sub) {
-        const section = document.createElement("section"), title = document.createElement("h3");
-        const label = document.createElement("span"), button = document.createElement("button");
-        section.dataset.subscription = name; label.textContent = name;
-        button.type = "button"; button.className = "quiet"; button.textContent = "Unsubscribe";
-        button.dataset.unsubscribe = name;
-        button.setAttribute("aria-label", "Unsubscribe from " + name);
-        button.addEventListener("click", () => removeSubscription(name));
-        title.append(label, button);
-        const list = document.createElement("ol");
-        list.setAttribute("aria-label", "Values of " + name + ", newest first");
-        section.append(title, list);
-        $("subscriptions").prepend(section);
-        sub.visible = true; sub.section = section; sub.list = list;
-      }
-      function removeSubscription(name) {
-        const sub = s.subs.get(name);
-        if (!sub) return;
-        if (sub.section) sub.section.remove();
-        if (name === "stats") { sub.visible = false; sub.section = sub.list = null; return; }
-        s.subs.delete(name);
-        send({ op: "unsubscribe", stream: name }, () => refreshList());
-      }
-
-      function deliver(message) {
-        if (message.stream === "stats" && !message.sub) updateFigures(message.value);
-        let targets;
-        if (message.sub !== undefined) targets = [message.sub];
-        else if (s.subs.has(message.stream)) targets = [message.stream];
-        else targets = [...s.subs.keys()].filter((name) => matches(name, message.stream));
-        for (const name of targets) {
-          const sub = s.subs.get(name);
-          if (!sub || !sub.list) continue;
-          const row = document.createElement("li"), time = document.createElement("time");
-          const label = document.createElement("span"), value = document.createElement("span");
-          row.dataset.stream = message.stream;
-          row.dataset.value = shown(JSON.stringify(message.value));
-          time.textContent = new Date().toLocaleTimeString();
-          label.className = "name"; label.textContent = message.stream;
-          value.className = "value"; value.textContent = shown(message.value);
-          row.append(time, label, value);
-          sub.list.prepend(row);
-          while (sub.list.children.length > MAX_VALUES) sub.list.lastElementChild.remove();
-        }
-      }
-
+  /// The socket, its greeting and replies, the forms, and the start.
+  private static let connectionScript = #"""
       function onGreeting(greeting) {
         s.greeted = true; s.retry = 0; s.lastStats = null;
+        s.features = Array.isArray(greeting.features) ? greeting.features : [];
         $("server-version").textContent = greeting.version ? "v" + greeting.version : "";
         setStatus("open", "Connected");
         if (s.token) send({ op: "auth", token: s.token }, (r) => { if (!failed(r)) showError(); });
@@ -175,12 +90,14 @@ extension LivePage {
         }
       }
 
+      function socketAddress() {
+        return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
+      }
       function connect() {
         clearTimeout(s.retryTimer);
         setStatus("connecting", "Connecting…");
-        const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
         let socket;
-        try { socket = new WebSocket(url); } catch { retryLater(0); return; }
+        try { socket = new WebSocket(socketAddress()); } catch { retryLater(0); return; }
         s.socket = socket;
         socket.addEventListener("message", onMessage);
         socket.addEventListener("close", (event) => {

@@ -45,6 +45,7 @@ extension LivePage {
       th:nth-child(2), td:nth-child(2) { display: none; }
     }
     td:nth-child(3) { font-variant-numeric: tabular-nums; }
+    td:last-child { white-space: nowrap; }
     .hidden { position: absolute; width: 1px; height: 1px; overflow: hidden;
       clip: rect(0 0 0 0); }
     #subscriptions section { border-top: 1px solid var(--line); margin-top: .75rem;
@@ -58,5 +59,18 @@ extension LivePage {
     li .name { color: var(--muted); flex: 0 0 auto; }
     li .value { overflow-wrap: anywhere; min-width: 0; }
     #publish-result { margin: .25rem 0 0; min-height: 1.4em; color: var(--muted); }
+    .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(9rem, 1fr));
+      gap: .5rem; margin: .75rem 0 0; }
+    .charts figure { margin: 0; }
+    .charts canvas { width: 100%; height: 3rem; background: var(--soft); border-radius: .3rem; }
+    .charts figcaption { color: var(--muted); font-size: .85rem; }
+    #all-figures { margin-top: .75rem; }
+    #all-figures td { font: .85rem/1.4 ui-monospace, "DejaVu Sans Mono", monospace; }
+    #inspector h3 { font-size: .95rem; margin: .5rem 0 .25rem; }
+    #inspector pre { margin: 0; padding: .4rem .6rem; background: var(--soft);
+      border-radius: .3rem; max-height: 12rem; overflow: auto; white-space: pre-wrap;
+      overflow-wrap: anywhere; }
+    #inspect-result { min-height: 1.4em; color: var(--muted); }
+    #inspect-result[data-outcome="forbidden"] { color: var(--bad); }
     """#
 }

@@ -23,12 +23,13 @@ struct LivePageBrowser {
 
   /// Loads the page preset with `token` and `subscribe`, publishes to `publish` over `/ws`
   /// meanwhile, and waits up to `timeout` for `minimumValues` rows of each stream in `expect`
-  /// (or for the error `expectError`). Keeps a screenshot at `screenshot` when given. An https
-  /// page's certificate is signed by `certificateAuthority`.
+  /// (or for the error `expectError`), and for what `dashboard` expects. Keeps a screenshot at
+  /// `screenshot` when given. An https page's certificate is signed by `certificateAuthority`.
   func check(
     token: String? = nil, subscribe: [String], publish: String? = nil, expect: [String] = [],
     minimumValues: Int = 2, expectFigures: Bool = false, expectError: String? = nil,
-    screenshot: URL? = nil, certificateAuthority: String? = nil, timeout: Duration = .seconds(20)
+    screenshot: URL? = nil, certificateAuthority: String? = nil,
+    dashboard: DashboardExpectation = DashboardExpectation(), timeout: Duration = .seconds(20)
   ) throws -> Outcome {
     var arguments = ["--url", url, "--min-values", "\(minimumValues)"]
     // An https page: the browser ignores certificate errors, the publisher trusts this file.
@@ -41,6 +42,7 @@ struct LivePageBrowser {
     if expectFigures { arguments.append("--expect-figures") }
     if let expectError { arguments += ["--expect-error", expectError] }
     if let screenshot { arguments += ["--screenshot", screenshot.path] }
+    arguments += dashboard.arguments
     // Exit 1 means an expectation failed, which the summary explains; let it through.
     let output = try PythonScript(name: "live_page_check.py")
       .run(arguments, importing: "websockets", timeout: timeout + .seconds(30), allowing: [1])

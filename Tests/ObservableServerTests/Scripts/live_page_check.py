@@ -43,7 +43,23 @@ STATE = """JSON.stringify({
     .reverse().map((li) => [li.dataset.stream, li.dataset.value])),
   figures: Object.fromEntries([...document.querySelectorAll("[data-figure]")]
     .map((el) => [el.dataset.figure, el.dataset.value === undefined ? null : Number(el.dataset.value)])),
+  stats: [...document.querySelectorAll("#all-figures tr[data-stat]")].map((row) => row.dataset.stat),
+  charts: Object.fromEntries([...document.querySelectorAll("canvas[data-chart]")]
+    .map((el) => [el.dataset.chart, Number(el.dataset.points || 0)])),
+  viaPattern: Object.fromEntries([...document.querySelectorAll("#streams tr[data-via-pattern]")]
+    .map((row) => [row.dataset.streamRow, row.dataset.viaPattern])),
+  inspector: (() => {
+    const panel = document.getElementById("inspector"), retained = document.getElementById("inspect-retained");
+    return panel.hidden ? null : { stream: panel.dataset.stream, retained: retained.dataset.state,
+      value: retained.dataset.state === "value" ? retained.textContent : null,
+      history: [...document.querySelectorAll("#inspect-history li")].map((li) => li.dataset.pos),
+      outcome: document.getElementById("inspect-result").dataset.outcome || null,
+      clearDisabled: document.getElementById("inspect-clear").disabled };
+  })(),
 })"""
+# Clicks a button the page shows, when it is there; answers whether it was.
+CLICK = """(() => { const el = document.querySelector(%s); if (!el || el.disabled) return false;
+  el.click(); return true; })()"""
 
 
 class DevTools:
@@ -143,7 +159,38 @@ def satisfied(state, options):
         return False
     enough = all(state["values"].get(name, 0) >= options.min_values for name in options.expect_stream)
     figures = not options.expect_figures or all(v is not None for v in state["figures"].values())
-    return enough and figures
+    stats = all(key in state["stats"] for key in options.expect_stat)
+    charts = all(points >= options.expect_chart_points for points in state["charts"].values())
+    via = all(name in state["viaPattern"] for name in options.expect_via_pattern)
+    return enough and figures and stats and charts and via and inspected(state, options)
+
+
+def inspected(state, options):
+    """Whether the topic inspector shows what the options expect (true when none is asked)."""
+    if not options.inspect:
+        return True
+    inspector = state.get("inspector") or {}
+    if inspector.get("stream") != options.inspect or inspector.get("retained") == "loading":
+        return False
+    if options.expect_clear:
+        return inspector.get("outcome") == options.expect_clear
+    if options.expect_retained is not None:
+        shown = inspector.get("value")
+        return shown is not None and json.loads(shown) == json.loads(options.expect_retained)
+    return inspector.get("retained") == "none"
+
+
+def act(tools, state, options):
+    """Clicks what the options ask for once the page shows it: Inspect, then Clear."""
+    if not options.inspect or not state.get("ready"):
+        return
+    inspector = state.get("inspector") or {}
+    if inspector.get("stream") != options.inspect:
+        selector = json.dumps(f'[data-inspect="{options.inspect}"]')
+        tools.call("Runtime.evaluate", expression=CLICK % selector, returnByValue=True)
+    elif options.expect_clear and inspector.get("retained") == "value" and not inspector.get("outcome"):
+        tools.call("Runtime.evaluate", expression=CLICK % json.dumps("#inspect-clear"),
+                   returnByValue=True)
 
 
 def main():
@@ -157,6 +204,15 @@ def main():
     arguments.add_argument("--min-values", type=int, default=2)
     arguments.add_argument("--expect-figures", action="store_true")
     arguments.add_argument("--expect-error")
+    arguments.add_argument("--expect-stat", action="append", default=[],
+                           help="a stats figure the 'Every figure' table must list")
+    arguments.add_argument("--expect-chart-points", type=int, default=0)
+    arguments.add_argument("--expect-via-pattern", action="append", default=[],
+                           help="a topic the streams table shows as reached only by a pattern")
+    arguments.add_argument("--inspect", help="a topic to open in the inspector")
+    arguments.add_argument("--expect-retained", help="the JSON the inspector shows as retained")
+    arguments.add_argument("--expect-clear",
+                           help="click Clear and expect this outcome: cleared, nothing, forbidden")
     arguments.add_argument("--screenshot")
     arguments.add_argument("--width", type=int, default=1200)
     arguments.add_argument("--height", type=int, default=900)
@@ -198,6 +254,7 @@ def drive(tools, options, fragment, stop, sent):
         state = json.loads(value) if isinstance(value, str) else {}
         if satisfied(state, options):
             break
+        act(tools, state, options)
         time.sleep(0.2)
     ok = satisfied(state, options) and not tools.exceptions
     if options.screenshot:
