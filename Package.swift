@@ -74,10 +74,7 @@ let package = Package(
     // to other nodes comes in through a protocol the cluster implements.
     .target(
       name: "ObservableStreams",
-      dependencies: [
-        "IndefiniteObservable", "Locking", "ObservableCounters", "ObservablePOSIX",
-        "ObservableWire",
-      ]
+      dependencies: ["IndefiniteObservable", "Locking", "ObservableCounters", "ObservableWire"]
     ),
     // System SQLite 3 (libsqlite3-dev) for the store, called directly: GRDB would bring
     // Foundation into the release server, which ships without it.
@@ -165,7 +162,7 @@ let package = Package(
     .executableTarget(
       name: "observable",
       dependencies: [
-        "ObservableClient", "ObservablePOSIX", "ObservableVersion",
+        "ObservableClient", "ObservablePOSIX", "ObservableVersion", "ObservableWire",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
