@@ -211,6 +211,12 @@ let package = Package(
       dependencies: ["IndefiniteObservable"],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
+    // The same files (its folder holds links to them), in Swift 6 language mode: one copy of
+    // the README example, compiled in both modes its users may write in.
+    .testTarget(
+      name: "IndefiniteObservableSwift6CompatibilityTests",
+      dependencies: ["IndefiniteObservable"]
+    ),
     .testTarget(
       name: "ObservableServerTests",
       dependencies: [
