@@ -10,8 +10,9 @@
 /// that authenticates may send longer lines) without overlapping the feed's own access.
 ///
 /// ``feed(_:_:)`` is `@inlinable` because it runs once per read on the server's hot path, in
-/// another module: inlined there, the event closure is specialized as it was when the framer
-/// lived beside `LineFraming`.
+/// another module, so the optimizer there may inline it. The release build does not (checked
+/// with `objdump` on `LineFraming.decode`): one call per read, and the event closure one
+/// indirect call per line; no line is copied on the way.
 package final class LineFramer {
   /// What the framer found in the input.
   package enum Event {
