@@ -74,10 +74,7 @@ let package = Package(
     // to other nodes comes in through a protocol the cluster implements.
     .target(
       name: "ObservableStreams",
-      dependencies: [
-        "IndefiniteObservable", "Locking", "ObservableCounters", "ObservablePOSIX",
-        "ObservableWire",
-      ]
+      dependencies: ["IndefiniteObservable", "Locking", "ObservableCounters", "ObservableWire"]
     ),
     // System SQLite 3 (libsqlite3-dev) for the store, called directly: GRDB would bring
     // Foundation into the release server, which ships without it.
@@ -165,7 +162,7 @@ let package = Package(
     .executableTarget(
       name: "observable",
       dependencies: [
-        "ObservableClient", "ObservablePOSIX", "ObservableVersion",
+        "ObservableClient", "ObservablePOSIX", "ObservableVersion", "ObservableWire",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -213,6 +210,12 @@ let package = Package(
       name: "IndefiniteObservableCompatibilityTests",
       dependencies: ["IndefiniteObservable"],
       swiftSettings: [.swiftLanguageMode(.v5)]
+    ),
+    // The same files (its folder holds links to them), in Swift 6 language mode: one copy of
+    // the README example, compiled in both modes its users may write in.
+    .testTarget(
+      name: "IndefiniteObservableSwift6CompatibilityTests",
+      dependencies: ["IndefiniteObservable"]
     ),
     .testTarget(
       name: "ObservableServerTests",

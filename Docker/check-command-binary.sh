@@ -11,6 +11,8 @@
 # Docker/check-release-binary.sh also wants no toolchain library at all, which only the latter
 # passes.
 set -euo pipefail
+# shellcheck source=foundation-symbols.sh
+source "$(dirname -- "$0")/foundation-symbols.sh"
 
 binary=${1:?usage: check-command-binary.sh path/to/observable}
 work=$(mktemp -d)
@@ -27,19 +29,7 @@ if grep -E 'lib(Foundation|FoundationInternationalization|_FoundationICU|icu[a-z
   failed=1
 fi
 
-nm -- "$binary" >"$work/nm" 2>/dev/null || true
-if [[ ! -s $work/nm ]]; then
-  echo "FAIL: $binary has no symbols to check for Foundation and ICU" >&2
-  failed=1
-fi
-# Defined or undefined: Foundation's and FoundationInternationalization's Swift symbols, ICU's
-# C++ namespace (icu_76::...) and its data blob (icudt76_dat).
-linked=$(grep -cE ' (\$s10Foundation|\$s30FoundationInternationalization|_ZN6icu_[0-9]+|icudt[0-9]+_dat)' "$work/nm" || true)
-echo "Foundation and ICU symbols: $linked"
-if ((linked > 0)); then
-  echo "FAIL: Foundation or ICU is linked in" >&2
-  failed=1
-fi
+check_foundation_symbols "$binary" "$work" || failed=1
 
 if ((failed)); then exit 1; fi
 echo "observable: free of Foundation and ICU"

@@ -12,6 +12,8 @@
 # The symbols are read from path/to/observable-server.debug when it exists (what
 # Docker/build-release.sh leaves beside the stripped binary), else from the binary itself.
 set -euo pipefail
+# shellcheck source=foundation-symbols.sh
+source "$(dirname -- "$0")/foundation-symbols.sh"
 
 binary=${1:?usage: check-release-binary.sh path/to/observable-server}
 limit=20000000
@@ -37,19 +39,7 @@ fi
 
 symbols=$binary
 [[ -f $binary.debug ]] && symbols=$binary.debug
-nm -- "$symbols" >"$work/nm" 2>/dev/null || true
-if [[ ! -s $work/nm ]]; then
-  echo "FAIL: $symbols has no symbols to check for Foundation and ICU" >&2
-  failed=1
-fi
-# Foundation's and FoundationInternationalization's Swift symbols, ICU's C++ namespace
-# (icu_76::...) and its data blob (icudt76_dat).
-linked=$(grep -cE ' (\$s10Foundation|\$s30FoundationInternationalization|_ZN6icu_[0-9]+|icudt[0-9]+_dat)' "$work/nm" || true)
-echo "Foundation and ICU symbols: $linked"
-if ((linked > 0)); then
-  echo "FAIL: Foundation or ICU is linked in" >&2
-  failed=1
-fi
+check_foundation_symbols "$symbols" "$work" || failed=1
 
 if ((failed)); then exit 1; fi
 echo "release binary: small and free of Foundation and ICU"

@@ -32,7 +32,8 @@ public struct NATSProtocolParser: Sendable {
     maxMessageBytes = maxPayload + Self.headerAllowance
   }
 
-  private var buffer: [UInt8] = []
+  /// The bytes received and not yet taken; the field readers in `+Fields` look into it.
+  private(set) var buffer: [UInt8] = []
   private var position = 0
   /// Where the search for the current control line's LF resumes, so that a line arriving a
   /// byte at a time is scanned once.
@@ -214,45 +215,7 @@ public struct NATSProtocolParser: Sendable {
     scanned = position
     return .message(result)
   }
-
-  /// The next run of non-blank bytes at or after `cursor`, moving the cursor past it.
-  private func field(_ cursor: inout Int, _ end: Int) -> Range<Int>? {
-    while cursor < end && (buffer[cursor] == space || buffer[cursor] == tab) { cursor += 1 }
-    guard cursor < end else { return nil }
-    let start = cursor
-    while cursor < end && buffer[cursor] != space && buffer[cursor] != tab { cursor += 1 }
-    return start..<cursor
-  }
-
-  /// Whether the bytes in `range` are `lowercase`, ignoring the case of ASCII letters.
-  private func matches(_ range: Range<Int>, _ lowercase: StaticString) -> Bool {
-    guard range.count == lowercase.utf8CodeUnitCount else { return false }
-    let expected = UnsafeBufferPointer(start: lowercase.utf8Start, count: range.count)
-    for (offset, byte) in expected.enumerated()
-    where buffer[range.lowerBound + offset] | 0x20 != byte {
-      return false
-    }
-    return true
-  }
-
-  /// A decimal number of at most 15 digits, which no size or sid exceeds.
-  private func number(_ range: Range<Int>) -> UInt64? {
-    guard range.count <= 15 else { return nil }
-    var value: UInt64 = 0
-    for index in range {
-      let digit = buffer[index] &- UInt8(ascii: "0")
-      guard digit < 10 else { return nil }
-      value = value * 10 + UInt64(digit)
-    }
-    return value
-  }
-
-  private func text(_ range: Range<Int>) -> String {
-    String(decoding: buffer[range], as: UTF8.self)
-  }
 }
 
 private let cr = UInt8(ascii: "\r")
 private let lf = UInt8(ascii: "\n")
-private let space = UInt8(ascii: " ")
-private let tab = UInt8(ascii: "\t")

@@ -1,5 +1,6 @@
 import Deflate
 import Glibc
+import ObservableWire
 
 /// Reads the server's lines from one socket, inflating them once compression is on.
 ///
@@ -21,11 +22,13 @@ final class LineReader {
   private let fd: Int32
   private let wake: WakePipe
   private let maximumLineBytes: Int
+  /// Bytes read (inflated, once compression is on) and not yet fed to the framer.
   private var buffer: [UInt8] = []
   private var start = 0
-  private var scanned = 0
   // Where the bytes after the last newline read so far begin: the line still being received.
   private var tailStart = 0
+  /// The line protocol's codec, the one the server frames requests with.
+  private let framer: LineFramer
   private var inflater: InflateDecompressor?
   private var chunk = [UInt8](repeating: 0, count: 65_536)
   private let tls: TLSSocket?
@@ -36,6 +39,7 @@ final class LineReader {
     self.wake = wake
     self.maximumLineBytes = maximumLineBytes
     self.tls = tls
+    framer = LineFramer(maxLineBytes: maximumLineBytes)
   }
 
   /// Inflates everything from now on, including bytes already read but not yet taken as lines.
@@ -43,33 +47,48 @@ final class LineReader {
     let raw = buffer[start...]
     buffer.removeAll(keepingCapacity: true)
     start = 0
-    scanned = 0
     tailStart = 0
     inflater = stream
     try append(raw)
   }
 
   /// The next line without its `\n` (and `\r`), waiting up to `deadline` (`nil`: for ever).
+  /// Empty lines are skipped, as the server skips them.
   func nextLine(until deadline: ContinuousClock.Instant? = nil) throws(End) -> ArraySlice<UInt8> {
     while true {
-      if let newline = buffer[scanned...].firstIndex(of: 0x0A) {
-        // A whole line may arrive in one read, past the check on the unfinished tail.
-        guard newline - start <= maximumLineBytes else { throw tooLong }
-        var line = buffer[start..<newline]
-        if line.last == 0x0D { line = line.dropLast() }
-        start = newline + 1
-        scanned = start
-        return line
-      }
-      scanned = buffer.count
-      if start > 0, start >= buffer.count / 2 {
-        buffer.removeFirst(start)
-        scanned -= start
-        tailStart -= start
-        start = 0
-      }
+      if let line = try takeLine() { return line }
       try fill(until: deadline)
     }
+  }
+
+  /// Feeds the framer the bytes read up to the end of the next whole line, and returns that
+  /// line; `nil` once every byte read is fed, the unfinished tail kept by the framer.
+  ///
+  /// The framer stops after each line, so what follows a line stays here as it was read: the
+  /// reply that turns compression on is followed by compressed bytes, which ``startInflating(_:)``
+  /// must see raw.
+  private func takeLine() throws(End) -> ArraySlice<UInt8>? {
+    guard start < buffer.count else { return nil }
+    var line: ArraySlice<UInt8>?
+    var overLong = false
+    let fed = buffer[start...].withUnsafeBytes { unread in
+      framer.feed(unread) { event in
+        switch event {
+        // Copied out of the read buffer, which the next read overwrites.
+        case .line(let bytes): line = ArraySlice(bytes)
+        case .tooLong: overLong = true
+        }
+        return false
+      }
+    }
+    start += fed
+    if start == buffer.count {
+      buffer.removeAll(keepingCapacity: true)
+      start = 0
+      tailStart = 0
+    }
+    if overLong { throw tooLong }
+    return line
   }
 
   private func fill(until deadline: ContinuousClock.Instant?) throws(End) {
@@ -118,6 +137,9 @@ final class LineReader {
   }
 
   /// Appends plain bytes, checking only them for the newline that starts a new line.
+  ///
+  /// An unfinished line over the limit ends the connection here, before the framer sees it, so
+  /// that what one compressed read inflates to cannot grow the buffer without bound.
   private func take<Piece: BidirectionalCollection<UInt8>>(_ piece: Piece) throws(End)
   where Piece.Index == Int {
     let offset = buffer.count

@@ -209,32 +209,6 @@ package final class Session {
     }
   }
 
-  private func list(_ request: Request) throws(ProtocolError) {
-    if let link = context.cluster, link.isConnected {
-      return try listClustered(request, link)
-    }
-    let page = try context.registry.listPage(
-      matching: request.stream, after: request.after, limit: StreamListEncoder.pageSize)
-    let localOnly = localOnlyStreams()
-    ok(request) {
-      StreamListEncoder.append(page.streams, next: page.next, localOnly: localOnly, to: &$0)
-    }
-  }
-
-  func ok(_ request: Request, fields: (inout [UInt8]) -> Void = { _ in }) {
-    reply.removeAll(keepingCapacity: true)
-    ReplyEncoder.ok(op: request.op, id: request.id, to: &reply, fields: fields)
-    sendReply(reply)
-  }
-
-  /// Appends `"stream":NAME` (or another key) to a reply being built.
-  static func appendStream(
-    _ name: String, key: StaticString = "stream", to out: inout [UInt8]
-  ) {
-    ReplyEncoder.key(key, to: &out)
-    JSONStringEncoding.append(name, to: &out)
-  }
-
   // The connection owns its session and drops it when it closes, so it always outlives it;
   // unowned(unsafe) spares the reference count traffic of `unowned` on every request.
   unowned(unsafe) let output: any SessionOutput

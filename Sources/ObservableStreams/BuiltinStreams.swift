@@ -1,14 +1,16 @@
 import ObservableCounters
-import ObservablePOSIX
 import ObservableWire
 
 /// The streams every server has.
 package enum BuiltinStreams {
-  /// The `clock` stream: the current time as an ISO 8601 UTC string, once per second.
-  package static func clock() -> PeriodicSource {
+  /// The `clock` stream: the time `now` gives (an ISO 8601 UTC string), once per second.
+  ///
+  /// The wall clock comes from the caller because reading it is a system call, which this
+  /// layer does not make (`ObservableServer` passes `UTCTimestamp.now`).
+  package static func clock(now: @escaping @Sendable () -> String) -> PeriodicSource {
     PeriodicSource(name: "clock", interval: .seconds(1)) {
       var encoded: [UInt8] = []
-      JSONStringEncoding.append(UTCTimestamp.now(), to: &encoded)
+      JSONStringEncoding.append(now(), to: &encoded)
       return encoded
     }
   }

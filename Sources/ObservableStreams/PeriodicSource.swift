@@ -1,9 +1,8 @@
 import Locking
-import ObservablePOSIX
 import ObservableWire
 
 /// A built-in stream that sends each observer a fresh value right after it subscribes, and then
-/// every observer the same value once per interval, from one timer on an event loop.
+/// every observer the same value once per interval, from one timer on a ``StreamScheduler``.
 ///
 /// Each tick encodes the value once for all observers. The timer runs only while the stream
 /// has observers, so an unobserved `clock` costs nothing.
@@ -26,7 +25,7 @@ package final class PeriodicSource: StreamSource {
     let (first, loop) = state.withLock { state in
       state.observers.insert(observer, key: key)
       observer.next(line)
-      return (state.observers.count == 1, state.loop)
+      return (state.observers.count == 1, state.scheduler)
     }
     if first { loop?.execute { [self] in startTicking() } }
   }
@@ -34,46 +33,45 @@ package final class PeriodicSource: StreamSource {
   package func detach(key: UInt64) {
     let (last, loop) = state.withLock { state in
       let removed = state.observers.remove(key: key)
-      return (removed && state.observers.isEmpty, state.loop)
+      return (removed && state.observers.isEmpty, state.scheduler)
     }
     if last { loop?.execute { [self] in stopTickingIfUnobserved() } }
   }
 
-  package func start(on loop: EventLoop) {
+  package func start(on scheduler: any StreamScheduler) {
     let observed = state.withLock { state in
-      state.loop = loop
+      state.scheduler = scheduler
       return !state.observers.isEmpty
     }
-    if observed { loop.execute { [self] in startTicking() } }
+    if observed { scheduler.execute { [self] in startTicking() } }
   }
 
   package func shutdown() {
     let loop = state.withLock { state in
-      defer { state.loop = nil }
-      return state.loop
+      defer { state.scheduler = nil }
+      return state.scheduler
     }
     loop?.execute { [self] in stopTicking() }
   }
 
-  // MARK: Loop thread
+  // MARK: Scheduler thread
 
   private func startTicking() {
-    guard ticking == nil, state.withLock({ !$0.observers.isEmpty && $0.loop != nil }) else {
-      return
-    }
-    scheduleTick()
+    guard ticking == nil else { return }
+    let loop = state.withLock { $0.observers.isEmpty ? nil : $0.scheduler }
+    guard let loop else { return }
+    scheduleTick(on: loop)
   }
 
-  private func scheduleTick() {
-    guard let loop = EventLoop.current else { return }
-    ticking = loop.schedule(in: interval) { [self] in
+  private func scheduleTick(on loop: any StreamScheduler) {
+    ticking = loop.scheduleTimer(in: interval) { [self] in
       ticking = nil
       let line = encodedLine()
       let observed = state.withLock { state in
         state.observers.deliver(line)
-        return !state.observers.isEmpty && state.loop != nil
+        return !state.observers.isEmpty && state.scheduler != nil
       }
-      if observed { scheduleTick() }
+      if observed { scheduleTick(on: loop) }
     }
   }
 
@@ -82,8 +80,7 @@ package final class PeriodicSource: StreamSource {
   }
 
   private func stopTicking() {
-    guard let timer = ticking else { return }
-    EventLoop.current?.cancel(timer)
+    ticking?.cancel()
     ticking = nil
   }
 
@@ -94,12 +91,12 @@ package final class PeriodicSource: StreamSource {
   private let interval: Duration
   private let makeValue: @Sendable () -> [UInt8]
   private let state = Locked(PeriodicState())
-  /// The pending tick; touched on the loop thread only.
-  nonisolated(unsafe) private var ticking: LoopTimer?
+  /// The pending tick; touched on the scheduler's thread only.
+  nonisolated(unsafe) private var ticking: (any StreamTimer)?
 }
 
-/// A periodic source's observers and the loop its timer runs on.
+/// A periodic source's observers and the scheduler its timer runs on.
 private struct PeriodicState {
   var observers = ObserverSet()
-  var loop: EventLoop?
+  var scheduler: (any StreamScheduler)?
 }

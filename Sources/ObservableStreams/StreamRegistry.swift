@@ -1,7 +1,6 @@
 import IndefiniteObservable
 import Locking
 import ObservableCounters
-import ObservablePOSIX
 import ObservableWire
 
 /// All streams by name: the fixed ones (built-in and exec) and the topics clients make.
@@ -68,12 +67,14 @@ package final class StreamRegistry: Sendable {
       }
     }
     let line = DeliveryEncoder.line(stream: name, rawValue: value)
-    let outcome = deliverOutcome(line, count: 1, to: name, retain: retain, lastTopic: &lastTopic)
+    let outcome = deliverLocally(line, count: 1, to: name, retain: retain, lastTopic: &lastTopic)
     guard !outcome.refused else {
       throw ProtocolError(
         .limitExceeded,
         "retained values would pass \(topics.withLock { $0.budget.limit }) bytes; nothing changed")
     }
+    // The one cost of clustering on this path when it is off: a test of an optional.
+    replication?.forward(line, count: 1, topic: name)
     return outcome.receivers
   }
 
@@ -103,26 +104,11 @@ package final class StreamRegistry: Sendable {
     retain: Bool,
     lastTopic: inout Topic?
   ) -> Int {
-    let outcome = deliverOutcome(
-      lines, count: count, to: name, retain: retain, lastTopic: &lastTopic)
-    assert(!outcome.refused, "only a value to retain can be refused, and publish retains")
-    return outcome.receivers
-  }
-
-  private func deliverOutcome(
-    _ lines: [UInt8],
-    count: Int,
-    to name: String,
-    retain: Bool,
-    lastTopic: inout Topic?
-  ) -> (receivers: Int, refused: Bool) {
     let outcome = deliverLocally(
       lines, count: count, to: name, retain: retain, lastTopic: &lastTopic)
-    // The one cost of clustering on this path when it is off: a test of an optional.
-    if let replication, !outcome.refused {
-      replication.forward(lines, count: count, topic: name)
-    }
-    return outcome
+    assert(!outcome.refused, "only a value to retain can be refused, and publish retains")
+    if !outcome.refused { replication?.forward(lines, count: count, topic: name) }
+    return outcome.receivers
   }
 
   /// Delivers to this node's subscribers only.
@@ -169,9 +155,9 @@ package final class StreamRegistry: Sendable {
     }
   }
 
-  /// Starts the fixed streams' background work on `loop`.
-  package func start(on loop: EventLoop) {
-    for source in sources.values { source.start(on: loop) }
+  /// Starts the fixed streams' background work on `scheduler`.
+  package func start(on scheduler: any StreamScheduler) {
+    for source in sources.values { source.start(on: scheduler) }
   }
 
   /// How many distinct patterns have subscriptions; the pattern index holds no more.

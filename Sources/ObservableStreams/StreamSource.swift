@@ -1,4 +1,3 @@
-import ObservablePOSIX
 import ObservableWire
 
 /// What produces the values of a read-only stream: the built-in `clock` and `stats`, and
@@ -17,8 +16,8 @@ package protocol StreamSource: AnyObject, Sendable {
   func attach(_ observer: StreamObserver, key: UInt64)
   /// Removes the observer added under `key`.
   func detach(key: UInt64)
-  /// Starts whatever the source runs in the background, on `loop`.
-  func start(on loop: EventLoop)
+  /// Starts whatever the source runs in the background, on `scheduler`.
+  func start(on scheduler: any StreamScheduler)
   /// Ends whatever the source runs in the background, at server shutdown.
   func shutdown()
 }

@@ -4,7 +4,7 @@ import Glibc
 /// `--scenario broadcast`, which starts its own servers and prints its own table.
 extension BenchCommand {
   func runBroadcast(secondsEach: Double) throws {
-    do {
+    try reportingFailure {
       guard connect == nil else {
         throw BenchError.refused("--scenario broadcast starts its own servers: drop --connect")
       }
@@ -17,10 +17,6 @@ extension BenchCommand {
         options: broadcast, observableServer: executable, secondsEach: secondsEach
       ).execute()
       print(json ? report.json() : report.table())
-    } catch let error as BenchError {
-      BenchLog.note("\(error)")
-      if json { print(BenchReport.failure(error.description)) }
-      throw ExitCode.failure
     }
   }
 }

@@ -24,7 +24,7 @@ extension BenchCommand {
 
   /// The parent: the NATS cluster, the nodes, the workers, the publishes and the table.
   func runClusterBroadcast() throws {
-    do {
+    try reportingFailure {
       guard connect == nil else {
         throw BenchError.refused("--scenario broadcast starts its own servers: drop --connect")
       }
@@ -49,10 +49,6 @@ extension BenchCommand {
       let report = ClusterBroadcastReport(
         result: try scenario.run(deadline: deadline), loadAverage: loadAverage)
       print(json ? report.json() : report.table())
-    } catch let error as BenchError {
-      BenchLog.note("\(error)")
-      if json { print(BenchReport.failure(error.description)) }
-      throw ExitCode.failure
     }
   }
 

@@ -49,7 +49,7 @@ extension BenchCommand {
   func runComparison() throws -> Bool {
     guard comparesPeers else { return false }
     let selected = scenarios.isEmpty ? [.fanOut] : scenarios
-    do {
+    try reportingFailure {
       let loadAverage =
         ProcFile.read("/proc/loadavg")?.split(separator: " ").prefix(3)
         .joined(separator: " ") ?? "unknown"
@@ -79,10 +79,6 @@ extension BenchCommand {
         results: rows)
       print(json ? report.json() : report.table())
       if !report.passed { throw ExitCode.failure }
-    } catch let error as BenchError {
-      BenchLog.note("\(error)")
-      if json { print(BenchReport.failure(error.description)) }
-      throw ExitCode.failure
     }
     return true
   }

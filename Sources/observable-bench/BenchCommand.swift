@@ -202,7 +202,7 @@ struct BenchCommand: ParsableCommand {
     ChildProcessGuard.install(hardLimitSeconds: timeout + 10)
     let deadline = Deadline(secondsFromNow: timeout)
     if selected == [.broadcast] { return try runBroadcast(secondsEach: self.timeout) }
-    do {
+    try reportingFailure {
       // The client's sockets, the few files of its own, and the same for a server it starts.
       let memory = selected.contains(.memory) ? connections : 0
       let fanOut = selected.contains(.fanOut) ? (parsedSubscribers?.max() ?? 0) + 1 : 0
@@ -218,10 +218,6 @@ struct BenchCommand: ParsableCommand {
         notes: notes(selected), results: run.execute())
       print(json ? report.json() : report.table())
       if !report.passed { throw ExitCode.failure }
-    } catch let error as BenchError {
-      BenchLog.note("\(error)")
-      if json { print(BenchReport.failure(error.description)) }
-      throw ExitCode.failure
     }
   }
 }

@@ -63,16 +63,14 @@ struct PeerFanOutRun {
     lastDelivery = started
     var lastProgress = started
     while !finished {
-      var canPublishMore = false
-      if !publisher.hasPendingOutput, published < total {
-        let count = bound.nextBatch(
-          published: published, slowest: tallies.lazy.map(\.next).min() ?? published)
-        if count > 0 {
-          try publishBatch(count)
-          try publisher.flush()
-          canPublishMore = !publisher.hasPendingOutput && published < total
-        }
+      let count = bound.nextBatch(
+        published: published, tallies: tallies, writing: publisher.hasPendingOutput)
+      if count > 0 {
+        try publishBatch(count)
+        try publisher.flush()
       }
+      // Without a write waiting on the socket, the next batch need not wait for poll.
+      let canPublishMore = count > 0 && !publisher.hasPendingOutput && published < total
       descriptors[0].events = publisher.pollEvents
       for index in subscribers.indices {
         descriptors[index + 1].events = subscribers[index].pollEvents

@@ -28,4 +28,12 @@ struct PublishWindow {
     let lowWater = UInt64(max(1, min(window / 4, linesPerBatch)))
     return count > 0 && (count >= lowWater || published + count == total) ? count : 0
   }
+
+  /// How many messages to publish now, as ``nextBatch(published:slowest:)`` with the slowest
+  /// of `tallies`; 0 while the publisher's last write is still queued (`writing`) or every
+  /// message is out.
+  func nextBatch(published: UInt64, tallies: [SequenceTally], writing: Bool) -> UInt64 {
+    guard !writing, published < total else { return 0 }
+    return nextBatch(published: published, slowest: tallies.lazy.map(\.next).min() ?? published)
+  }
 }

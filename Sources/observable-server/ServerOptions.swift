@@ -221,24 +221,6 @@ struct ServerOptions: ParsableArguments {
     return configuration
   }
 
-  /// The first flag given that means something only with `--cluster`, if any.
-  private var clusterOnlyFlagGiven: String? {
-    if clusterPrefix != nil { return "--cluster-prefix" }
-    if clusterReplicas != nil { return "--cluster-replicas" }
-    return clusterTLS.flagGiven
-  }
-
-  private func clusterConfiguration() throws -> ClusterConfiguration {
-    do {
-      var configuration = try ClusterConfiguration(
-        urls: cluster, prefix: clusterPrefix ?? "obs", replicas: clusterReplicas ?? 3)
-      configuration.tls = try clusterTLS.configuration()
-      return configuration
-    } catch let error as ClusterConfigurationError {
-      throw ValidationError(error.description)
-    }
-  }
-
   private func resolvedToken() throws -> String? {
     guard let tokenFile else {
       return token ?? getenv("OBSERVABLE_SERVER_TOKEN").map { String(cString: $0) }

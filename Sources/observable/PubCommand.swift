@@ -1,5 +1,6 @@
 import ArgumentParser
 import ObservableClient
+import ObservableWire
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -54,7 +55,7 @@ enum JSONText {
   /// `text` itself, compacted, when it is JSON, else `text` as a JSON string.
   static func value(_ text: String) -> Data {
     if JSONValue(parsing: text) != nil { return compact(Data(text.utf8)) }
-    return Data(JSONValue.quoted(text).utf8)
+    return Data(RequestLine.quoted(text).utf8)
   }
 }
 

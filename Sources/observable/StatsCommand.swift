@@ -1,5 +1,6 @@
 import ArgumentParser
 import ObservableClient
+import ObservableWire
 
 /// `observable stats`: one snapshot of the server's counters.
 struct StatsCommand: AsyncParsableCommand {

@@ -1,7 +1,9 @@
 import IndefiniteObservable
 import Testing
 
-@Suite("4.0 README example, Swift 5 mode")
+// Compiled twice: here in Swift 5 language mode, and through links in
+// IndefiniteObservableSwift6CompatibilityTests in Swift 6 mode; the module names the mode.
+@Suite("4.0 README example")
 struct ReadmeExampleTests {
   @Test("synchronous stream")
   func synchronousStream() {

@@ -1,5 +1,4 @@
 import CLinux
-import Dispatch
 import Glibc
 import Locking
 import Logging
@@ -237,27 +236,4 @@ package final class EventLoop: @unchecked Sendable {
   /// The descriptors whose last handling took longer than ``lightHandling``: after a turn
   /// that ran out of time, they wait for the light ones. Loop thread only.
   var heavyDescriptors: Set<Int32> = []
-}
-
-extension EventLoop {
-  /// Runs `body` on the loop thread and waits for it, for set-up that must happen there. On
-  /// the loop thread itself it runs `body` at once: queueing it and waiting would wait forever,
-  /// since the loop cannot run the task while it waits.
-  package func submitAndWait(_ body: @escaping @Sendable () throws(SystemError) -> Void)
-    throws(SystemError)
-  {
-    if inLoop { return try body() }
-    let done = DispatchSemaphore(value: 0)
-    let outcome = Locked<SystemError?>(nil)
-    execute {
-      do throws(SystemError) {
-        try body()
-      } catch {
-        outcome.withLock { $0 = error }
-      }
-      done.signal()
-    }
-    done.wait()
-    if let error = outcome.withLock({ $0 }) { throw error }
-  }
 }

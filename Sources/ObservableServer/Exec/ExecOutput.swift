@@ -1,7 +1,7 @@
 import CLinux
 import Glibc
-import ObservableFraming
 import ObservablePOSIX
+import ObservableWire
 
 /// One of an exec process's output pipes, read on the event loop and split into lines.
 ///

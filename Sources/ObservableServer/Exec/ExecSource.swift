@@ -28,6 +28,15 @@ final class ExecSource: StreamSource {
   let name: String
   let kind = StreamKind.exec
 
+  /// Runs the command's process from `scheduler`, which is an event loop: the supervisor
+  /// watches the process's descriptors there, which no other ``StreamScheduler`` can do.
+  func start(on scheduler: any StreamScheduler) {
+    guard let loop = scheduler as? EventLoop else {
+      preconditionFailure("an exec stream runs on an event loop, not on \(type(of: scheduler))")
+    }
+    start(on: loop)
+  }
+
   /// Runs the command's process from `loop` from now on.
   func start(on loop: EventLoop) {
     let stream = ExecSupervisor.Stream(

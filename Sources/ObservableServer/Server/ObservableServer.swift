@@ -159,38 +159,6 @@ public final class ObservableServer: Sendable {
     return "serving \(counters.connections) connections, \(counters.subscriptions) subscriptions"
   }
 
-  /// Calls `body` once every event loop has run a task, which shows none of them is stuck.
-  func whenEventLoopsRespond(_ body: @escaping @Sendable () -> Void) {
-    guard let loops = running.withLock({ $0?.loops }), !loops.isEmpty else { return }
-    let remaining = Locked(loops.count)
-    for home in loops {
-      home.loop.execute {
-        let last = remaining.withLock { count in
-          count -= 1
-          return count == 0
-        }
-        if last { body() }
-      }
-    }
-  }
-
-  /// The running event loops, first the one that accepts connections, which also runs the
-  /// server's own periodic work such as the systemd timers; empty unless the server runs.
-  var eventLoops: [EventLoop] { running.withLock { $0?.loops.map(\.loop) } ?? [] }
-
-  /// The connections open now, gathered on their loops.
-  var openConnections: [Connection] {
-    let loops = running.withLock { $0?.loops } ?? []
-    let gathered = Locked<[Connection]>([])
-    for home in loops {
-      try? home.loop.submitAndWait {
-        let open = home.connections.all
-        gathered.withLock { $0 += open }
-      }
-    }
-    return gathered.withLock { $0 }
-  }
-
   /// Stops accepting, closes every connection (running every disconnect), ends exec processes,
   /// removes Unix socket files it created, and stops and joins the event loops.
   ///
@@ -262,19 +230,4 @@ public final class ObservableServer: Sendable {
   private let queuedOutput: QueuedOutput
   private let heapTrim = HeapTrim()
   let running = Locked<RunningParts?>(nil)
-}
-
-/// The threads and sockets of a started server.
-struct RunningParts: @unchecked Sendable {
-  // Unchecked: listeners are only touched on their loop, through `submitAndWait`.
-  var loops: [ConnectionLoop] = []
-  var sockets: [Int32] = []
-  var listeners: [Listener] = []
-  var httpAddresses: [ListenAddress] = []
-  var tlsAddresses: [ListenAddress] = []
-  var httpsAddresses: [ListenAddress] = []
-  /// The certificate TLS listeners serve, when there are any.
-  var tls: ReloadableTLSContext?
-
-  var acceptLoop: EventLoop { loops[0].loop }
 }

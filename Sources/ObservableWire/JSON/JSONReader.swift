@@ -52,17 +52,18 @@ package struct JSONReader {
   /// Scans exactly one value with optional surrounding whitespace and returns its trimmed range.
   ///
   /// When `collectMembers` is set and the value is an object, its members end up in ``members``;
-  /// recording happens during the same pass so that an object line is read only once.
-  mutating func scanDocument(collectMembers: Bool) throws(JSONSyntaxError) -> (
-    range: Range<Int>, kind: JSONValueKind
-  ) {
+  /// recording happens during the same pass so that an object line is read only once. With
+  /// `collectElements` too, an array's elements are recorded the same way, with empty keys.
+  mutating func scanDocument(collectMembers: Bool, collectElements: Bool = false)
+    throws(JSONSyntaxError) -> (range: Range<Int>, kind: JSONValueKind)
+  {
     skipWhitespace()
     guard index < end else { throw endOfInput() }
     let start = index
     let kind = try kindOfValue(startingWith: byte(at: index))
     switch kind {
     case .object, .array:
-      collecting = collectMembers && kind == .object
+      collecting = collectMembers && (kind == .object || collectElements)
       if collecting { members.reserveCapacity(8) }
       try scanContainers()
     case .string: _ = try scanString()

@@ -27,8 +27,18 @@ package enum JSONScanner {
     return result.document.kind == .object ? result.members : nil
   }
 
+  /// Validates one document like ``scanValue(_:)`` and returns its root's children as well: an
+  /// object's members in order, duplicates included, or an array's elements, with empty keys;
+  /// none for a scalar. ``JSONValue`` builds its tree from them.
+  package static func scanChildren(_ bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError)
+    -> (range: Range<Int>, kind: JSONValueKind, children: [JSONMember])
+  {
+    let result = try scan(bytes, collectMembers: true, collectElements: true)
+    return (result.document.range, result.document.kind, result.members)
+  }
+
   private static func scan(
-    _ bytes: UnsafeRawBufferPointer, collectMembers: Bool
+    _ bytes: UnsafeRawBufferPointer, collectMembers: Bool, collectElements: Bool = false
   ) throws(JSONSyntaxError) -> (
     document: (range: Range<Int>, kind: JSONValueKind), members: [JSONMember]
   ) {
@@ -40,7 +50,8 @@ package enum JSONScanner {
       (nesting) throws(JSONSyntaxError) in
       nesting.initialize(repeating: 0)
       var reader = JSONReader(base: base, count: bytes.count, nesting: nesting.baseAddress!)
-      let document = try reader.scanDocument(collectMembers: collectMembers)
+      let document = try reader.scanDocument(
+        collectMembers: collectMembers, collectElements: collectElements)
       return (document, reader.takeMembers())
     }
   }

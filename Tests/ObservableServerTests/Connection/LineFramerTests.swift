@@ -1,7 +1,7 @@
 import Testing
 
-@testable import ObservableFraming
 @testable import ObservableServer
+@testable import ObservableWire
 
 /// Splitting input into lines: `\n` ends a line, one trailing `\r` is dropped, empty lines are
 /// skipped, and a line over the limit is reported once and skipped up to its newline.

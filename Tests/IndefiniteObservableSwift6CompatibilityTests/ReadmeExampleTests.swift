@@ -1,0 +1,1 @@
+../IndefiniteObservableCompatibilityTests/ReadmeExampleTests.swift

@@ -1,0 +1,1 @@
+../IndefiniteObservableCompatibilityTests/ReadmeTypes.swift
