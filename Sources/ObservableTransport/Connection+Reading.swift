@@ -9,6 +9,7 @@ extension Connection {
   func readAvailable() {
     loop.assertInLoop()
     let start = ContinuousClock.now
+    let slice = ReadBudget.slice(sharedBy: loop.readersThisTurn)
     var last = start
     for _ in 0..<ReadBudget.mostReads {
       // Past the server-wide bound on queued output, each connection reads only a little, once
@@ -44,11 +45,11 @@ extension Connection {
         if lifecycle.isClosed { return }
         session?.inputHandled()
         let now = ContinuousClock.now
-        if !crowded { readBudget.record(read: count, took: now - last) }
+        if !crowded { readBudget.record(read: count, took: now - last, slice: slice) }
         last = now
         // A short read emptied the socket: another read would only say so, one system call per
         // wake-up later, and the level-triggered loop reports whatever arrives next.
-        if crowded || count < size || now - start >= ReadBudget.slice { return }
+        if crowded || count < size || now - start >= slice { return }
       }
     }
   }

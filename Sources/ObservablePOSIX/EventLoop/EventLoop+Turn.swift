@@ -24,6 +24,7 @@ extension EventLoop {
   /// the next turn, not after a round of them all.
   func handleReady(_ ready: UnsafeBufferPointer<epoll_event>) {
     let start = ContinuousClock.now
+    readersThisTurn = readers(in: ready)
     var waited: [Int32: Int] = [:]
     swap(&waited, &turnsWaited)
     // The usual turn has left nothing waiting and takes the events as they come.
@@ -73,6 +74,16 @@ extension EventLoop {
         heavyDescriptors.remove(fd)
       }
     }
+  }
+
+  /// How many of `ready` have input (or a hang-up) to read, the loop's own wake-up aside.
+  private func readers(in ready: UnsafeBufferPointer<epoll_event>) -> Int {
+    let input = UInt32(EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue)
+    var count = 0
+    for event in ready where event.events & input != 0 {
+      if Self.descriptor(of: event) != wakeupDescriptor { count += 1 }
+    }
+    return count
   }
 
   private static func descriptor(of event: epoll_event) -> Int32 {

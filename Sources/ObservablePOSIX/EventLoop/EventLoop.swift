@@ -236,4 +236,7 @@ package final class EventLoop: @unchecked Sendable {
   /// The descriptors whose last handling took longer than ``lightHandling``: after a turn
   /// that ran out of time, they wait for the light ones. Loop thread only.
   var heavyDescriptors: Set<Int32> = []
+  /// How many descriptors this turn found with input to read: they share the turn's read time
+  /// (see `ReadBudget`). Loop thread only.
+  package internal(set) var readersThisTurn = 0
 }
