@@ -17,6 +17,17 @@ package enum ServerSentEvents {
   /// A comment, which `EventSource` ignores: the heartbeat of an idle stream.
   package static let heartbeat = Array(": heartbeat\n\n".utf8)
 
+  /// The events for `lines`, whole `\n`-terminated lines; empty when none is an event.
+  package static func events(of lines: [UInt8]) -> [UInt8] {
+    var out: [UInt8] = []
+    lines.withUnsafeBytes { append(lines: $0, to: &out) }
+    return out
+  }
+
+  /// The delivery encoding of every SSE connection: one instance, so that the connections'
+  /// observers find each other's events (see `DeliveryEncodingMemo` in the transport).
+  package static let once: any DeliveryEncoding = EventEncoding()
+
   /// Appends the events for `lines`, whole `\n`-terminated lines.
   package static func append(lines: UnsafeRawBufferPointer, to out: inout [UInt8]) {
     guard let base = lines.baseAddress else { return }
@@ -78,4 +89,9 @@ package enum ServerSentEvents {
   private static let failedKey: StaticString = #"{"ok":false"#
   /// The name of an error reply's event.
   private static let errorName = Array("error".utf8)
+}
+
+/// ``ServerSentEvents`` as a ``DeliveryEncoding``.
+private final class EventEncoding: DeliveryEncoding {
+  func encode(_ lines: [UInt8]) -> [UInt8] { ServerSentEvents.events(of: lines) }
 }

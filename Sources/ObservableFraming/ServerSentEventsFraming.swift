@@ -3,6 +3,8 @@ import ObservableWire
 /// The framing of a `GET /sse` connection after its `200` head: the session's lines go out as
 /// Server-Sent Events, and the client sends nothing more.
 ///
+/// Events go into the outbox already encoded, each value's once for all its SSE subscribers
+/// (``outboxEncoding``), so a write copies them as a TCP write copies lines.
 /// The connection runs an ordinary session: ``openingRequests()`` hands it the `auth` and
 /// `subscribe` lines the request's query asked for, so authentication, subscriptions, retained
 /// values, the bounded outbox and the disconnects at close are the same as for any
@@ -35,8 +37,20 @@ package final class ServerSentEventsFraming: Framing {
 
   package var sendsLinesUnchanged: Bool { false }
 
+  /// The outbox holds events already (``outboxEncoding``): they are copied. A line alone (a
+  /// `slow_consumer` notice written past the outbox) is encoded here.
   package func encode(_ lines: UnsafeRawBufferPointer, to out: inout [UInt8]) {
-    ServerSentEvents.append(lines: lines, to: &out)
+    if lines.first == UInt8(ascii: "{") {
+      ServerSentEvents.append(lines: lines, to: &out)
+    } else {
+      out.append(bytes: lines)
+    }
+  }
+
+  /// Each value's event is made once, for every subscriber (``ServerSentEvents/once``); a
+  /// reply becomes an `error` event or nothing when the session sends it.
+  package var outboxEncoding: (deliveries: any DeliveryEncoding, reply: ([UInt8]) -> [UInt8])? {
+    (ServerSentEvents.once, ServerSentEvents.events(of:))
   }
 
   package var allowsStreamCompression: Bool { false }

@@ -47,6 +47,35 @@ struct ServerSentEventsTests {
     #expect(events.text.contains(#""sub":"room.>""#))
   }
 
+  @Test func manyReadersOfTwoTopicsEachGetTheirOwnEventsInOrder() throws {
+    let server = try TestServer.withHTTP()
+    defer { server.stop() }
+    let readers = try (0..<8).map { index in
+      try EventStreamClient(server, query: "stream=\(index % 2 == 0 ? "even" : "odd")")
+    }
+    defer { for reader in readers { reader.close() } }
+    for reader in readers { #expect(reader.read(until: "\r\n\r\n")) }
+    let publisher = try server.connect()
+    defer { publisher.close() }
+    #expect(
+      eventually {
+        (try? publisher.request(#"{"op":"list","stream":"odd"}"#))
+          .flatMap { ($0["streams"] as? [[String: Any]])?.first?["subscribers"] as? Int } == 4
+      })
+    for value in 0..<50 {
+      try publisher.send(#"{"op":"publish","stream":"even","value":\#(value)}"#)
+      try publisher.send(#"{"op":"publish","stream":"odd","value":\#(value + 1000)}"#)
+    }
+    for (index, reader) in readers.enumerated() {
+      let (name, offset) = index % 2 == 0 ? ("even", 0) : ("odd", 1000)
+      let expected = (0..<50).map {
+        "event: \(name)\ndata: {\"stream\":\"\(name)\",\"value\":\($0 + offset)}\n\n"
+      }.joined()
+      #expect(reader.read(until: expected), "\(reader.text.suffix(200))")
+      #expect(!reader.text.contains(#""stream":"\#(index % 2 == 0 ? "odd" : "even")""#))
+    }
+  }
+
   @Test func aCarriageReturnInAValueDoesNotEndTheDataLine() throws {
     let server = try TestServer.withHTTP()
     defer { server.stop() }
