@@ -130,8 +130,8 @@ let package = Package(
     .target(
       name: "ObservableHTTP",
       dependencies: [
-        "ObservableCluster", "ObservableCounters", "ObservableFraming", "ObservableVersion",
-        "WebSocket",
+        "ObservableCluster", "ObservableCounters", "ObservableFraming", "ObservableSession",
+        "ObservableVersion", "ObservableWire", "WebSocket",
       ]
     ),
     // Raw deflate streams on zlib, for the `compress` op.

@@ -48,6 +48,14 @@ package protocol Framing: AnyObject {
   /// starting where a unit starts; `output.count` when `offset` is. Nil when the framing
   /// cannot tell, so that its output cannot be cut after the unit being written.
   func endOfUnit(in output: UnsafeRawBufferPointer, containing offset: Int) -> Int?
+
+  /// Request lines the session handles as soon as it starts, before anything the peer sends:
+  /// what a `GET /sse` asked for in its query. Each call after the first returns none.
+  func openingRequests() -> [[UInt8]]
+
+  /// How deliveries and replies go into the outbox, when not as lines: the framing's
+  /// ``encode(_:to:)`` then only copies what the outbox holds. Nil for lines and WebSocket.
+  var outboxEncoding: (deliveries: any DeliveryEncoding, reply: ([UInt8]) -> [UInt8])? { get }
 }
 
 /// Why a connection ends, for framings that tell their peer (a WebSocket close code).
@@ -85,4 +93,12 @@ extension Framing {
 
   /// Output cannot be cut.
   package func endOfUnit(in output: UnsafeRawBufferPointer, containing offset: Int) -> Int? { nil }
+
+  /// The peer sends its own requests.
+  package func openingRequests() -> [[UInt8]] { [] }
+
+  /// Deliveries and replies go into the outbox as lines.
+  package var outboxEncoding: (deliveries: any DeliveryEncoding, reply: ([UInt8]) -> [UInt8])? {
+    nil
+  }
 }

@@ -50,6 +50,10 @@ package final class HTTPFraming: Framing {
         let (event, upgraded) = upgrade(handshake)
         _ = handle(event)
         return upgraded ? consumed : input.count
+      case .stream(let head, let framing):
+        answered = true
+        _ = handle(.upgrade(head, to: framing))
+        return input.count
       }
     }
   }

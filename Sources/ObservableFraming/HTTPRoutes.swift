@@ -13,4 +13,7 @@ package enum HTTPRoute {
   case respond(HTTPResponse, includingBody: Bool)
   /// Accept the WebSocket upgrade.
   case upgrade(WebSocketHandshake)
+  /// Send `head`, a response head whose body is the rest of the connection, and frame the
+  /// session's output with `framing` from then on (`GET /sse`).
+  case stream(head: [UInt8], framing: any Framing)
 }

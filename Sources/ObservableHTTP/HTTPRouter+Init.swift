@@ -6,8 +6,11 @@ extension HTTPRouter {
   /// The router of one server's HTTP port.
   package init(
     counters: ServerCounters, allowOrigins: [String], cluster: ClusterLink?,
-    isServing: @escaping @Sendable () -> Bool, scheme: String = "http"
+    isServing: @escaping @Sendable () -> Bool, scheme: String = "http", token: String? = nil,
+    eventHeartbeat: Duration = .seconds(15)
   ) {
+    self.token = token
+    self.eventHeartbeat = eventHeartbeat
     self.allowOrigins = allowOrigins
     self.counters = counters
     self.isServing = isServing

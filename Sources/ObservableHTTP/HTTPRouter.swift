@@ -24,6 +24,10 @@ package struct HTTPRouter: HTTPRoutes, Sendable {
   var cluster: ClusterLink?
   /// The listener's scheme, `http` or `https`: the origin of the server's own pages.
   var scheme = "http"
+  /// The token clients must present (`--token`), for `/sse`; nil when none is needed.
+  var token: String?
+  /// How often an idle `/sse` stream gets a comment.
+  var eventHeartbeat: Duration = .seconds(15)
 
   /// The route for `head`.
   package func route(_ head: HTTPRequestHead) -> Route {
@@ -38,6 +42,7 @@ package struct HTTPRouter: HTTPRoutes, Sendable {
       }
       return upgrade(head)
     }
+    if head.path == "/sse" { return events(head) }
     let body = head.method != "HEAD"
     guard let resource = resources[head.path] else {
       return .respond(.text(.notFound, "no such resource: \(head.path)"), includingBody: body)

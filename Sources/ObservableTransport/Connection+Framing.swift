@@ -31,13 +31,18 @@ extension Connection {
   }
 
   /// Replaces the framing for the rest of the connection and starts the session, whose
-  /// greeting is then the first thing the new framing sends.
+  /// greeting is then the first thing the new framing sends, and which then handles the
+  /// framing's opening requests (an SSE request's subscriptions).
   func upgrade(to next: any Framing) {
     loop.assertInLoop()
     guard !lifecycle.isClosed else { return }
     framing = next
     _ = attachFraming()
     startSession()
+    for line in next.openingRequests() {
+      guard let session, !lifecycle.isClosed else { return }
+      _ = line.withUnsafeBytes { session.handle($0) }
+    }
   }
 
   /// Sends the framing's farewell after everything queued so far, then closes once it is

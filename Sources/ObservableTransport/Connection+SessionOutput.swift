@@ -28,7 +28,12 @@ extension Connection: SessionOutput {
 
   package func send(_ lines: [UInt8]) {
     loop.assertInLoop()
-    enqueue(lines)
+    guard let replyEncoding else {
+      enqueue(lines)
+      return
+    }
+    let encoded = replyEncoding(lines)
+    if !encoded.isEmpty { enqueue(encoded) }
   }
 
   package func authenticated() {

@@ -52,7 +52,13 @@ package final class Connection: ReadinessHandler, @unchecked Sendable {
   /// Queues a stream's lines for writing; counts them as dropped when the connection cannot
   /// take them.
   func deliver(_ lines: [UInt8]) {
-    guard !enqueue(lines) else { return }
+    deliver(lines, as: lines)
+  }
+
+  /// Queues `bytes`, the outbox's form of the delivery `lines`; counts the lines as dropped
+  /// when the connection cannot take them.
+  func deliver(_ lines: [UInt8], as bytes: [UInt8]) {
+    guard !enqueue(bytes) else { return }
     let dropped = lines.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
     context.counters.update { $0.droppedTotal += dropped }
   }
@@ -118,7 +124,17 @@ package final class Connection: ReadinessHandler, @unchecked Sendable {
     guard session == nil, !lifecycle.isClosed else { return }
     // The observer holds the connection; the session holds the observer until it ends, and the
     // connection drops the session when it closes, which breaks the cycle.
-    let observer = StreamObserver { [self] lines in deliver(lines) }
+    let observer: StreamObserver
+    if let encoding = framing.outboxEncoding {
+      // SSE: the outbox holds events, each value's made once for all its readers.
+      replyEncoding = encoding.reply
+      let deliveries = encoding.deliveries
+      observer = StreamObserver { [self] lines in
+        deliver(lines, as: DeliveryEncodingMemo.encode(lines, by: deliveries))
+      }
+    } else {
+      observer = StreamObserver { [self] lines in deliver(lines) }
+    }
     let session = Session(
       output: self, observer: observer, context: context, scratch: home.scratch,
       disconnects: home.disconnects)
@@ -128,7 +144,7 @@ package final class Connection: ReadinessHandler, @unchecked Sendable {
       framing.maxLineBytes = min(settings.maxLineBytes, Self.unauthenticatedLineBytes)
       outbox.setLimit(min(settings.maxQueuedBytes, Self.unauthenticatedQueuedBytes))
     }
-    enqueue(Greeting.line(version: ReleaseVersion.current, authRequired: context.token != nil))
+    send(Greeting.line(version: ReleaseVersion.current, authRequired: context.token != nil))
     session.start()
   }
 
@@ -215,4 +231,7 @@ package final class Connection: ReadinessHandler, @unchecked Sendable {
   private(set) var session: Session?
   /// The loop timers the connection scheduled, cancelled when it closes.
   var timers: Set<LoopTimer> = []
+  /// How the session's replies go into the outbox when the framing does not take lines
+  /// (``Framing/outboxEncoding``); nil: as they are.
+  var replyEncoding: (([UInt8]) -> [UInt8])?
 }

@@ -121,7 +121,8 @@ public final class ObservableServer: Sendable {
       socket.servesHTTP
       ? HTTPRouter(
         counters: counters, allowOrigins: configuration.allowOrigins, cluster: registry.cluster,
-        isServing: { admission.isAccepting }, scheme: socket.servesTLS ? "https" : "http")
+        isServing: { admission.isAccepting }, scheme: socket.servesTLS ? "https" : "http",
+        token: configuration.token, eventHeartbeat: configuration.serverSentEventsHeartbeat)
       : nil
     let slots: Admission.Slots = router == nil ? .line : .http
     let certificates = socket.servesTLS ? parts.tls : nil

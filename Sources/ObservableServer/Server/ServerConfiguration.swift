@@ -30,6 +30,8 @@ public struct ServerConfiguration: Sendable {
   public var webSocketPingInterval: Duration = .seconds(20)
   /// How long an HTTP client may take to send its request head before it gets 408.
   public var httpHeadTimeout: Duration = .seconds(10)
+  /// How often an idle `GET /sse` stream gets a comment line, so proxies keep it open.
+  public var serverSentEventsHeartbeat: Duration = .seconds(15)
   /// Already listening descriptors to serve instead of binding, as systemd hands them over;
   /// one named `http` is served as HTTP, `tls` as the line protocol over TLS and `https` as
   /// HTTP over TLS.

@@ -266,4 +266,5 @@ def drive(tools, options, fragment, stop, sent):
     return 0 if ok else 1
 
 
-sys.exit(main())
+if __name__ == "__main__":  # event_source_check.py imports its browser functions
+    sys.exit(main())

@@ -1,0 +1,41 @@
+import ObservableWire
+
+/// What a `GET /sse` asks for, as the request lines its session handles first: `auth` when the
+/// server has a token, then one `subscribe` per `stream=` of the query, in order.
+///
+/// This is the one place an SSE request becomes protocol: `Last-Event-ID` (sent by a
+/// reconnecting `EventSource`) becomes each subscribe's `"since"`, so resuming is the
+/// line protocol's resume. Until a server keeps history, a subscribe ignores `"since"` and a
+/// resumed stream starts with the retained values, as a new one does.
+struct ServerSentEventsRequest {
+  /// The stream names and patterns to subscribe to.
+  let streams: [String]
+  /// The token to authenticate with; nil when the server needs none.
+  let token: String?
+  /// The last event's `id:` the client saw, if it is resuming.
+  let lastEventID: String?
+
+  /// The request lines, each ending in `\n`.
+  var lines: [[UInt8]] {
+    var lines: [[UInt8]] = []
+    if let token {
+      var line: [UInt8] = []
+      line.append(literal: #"{"op":"auth","token":"#)
+      JSONStringEncoding.append(token, to: &line)
+      line.append(literal: "}\n")
+      lines.append(line)
+    }
+    for stream in streams {
+      var line: [UInt8] = []
+      line.append(literal: #"{"op":"subscribe","stream":"#)
+      JSONStringEncoding.append(stream, to: &line)
+      if let lastEventID {
+        line.append(literal: #","since":"#)
+        JSONStringEncoding.append(lastEventID, to: &line)
+      }
+      line.append(literal: "}\n")
+      lines.append(line)
+    }
+    return lines
+  }
+}

@@ -1,0 +1,49 @@
+import Testing
+
+@testable import ObservableFraming
+@testable import ObservableHTTP
+
+/// The pieces of `/sse` without a server: the query, the opening requests, the event encoder.
+@Suite("Server-Sent Events encoding")
+struct ServerSentEventsEncodingTests {
+  @Test func theQueryDecodesEscapesAndRepeats() {
+    let query = HTTPQuery("stream=a.%3E&stream=b+c&token=x%2By&empty&bad=%zz")
+    #expect(query.values("stream") == ["a.>", "b c"])
+    #expect(query.first("token") == "x+y")
+    #expect(query.first("empty") == "")
+    #expect(query.first("bad") == "%zz")
+    #expect(HTTPQuery(nil).fields.isEmpty)
+  }
+
+  @Test func lastEventIDBecomesSinceOnEverySubscribe() {
+    let lines = ServerSentEventsRequest(
+      streams: ["a", "b.*"], token: "t\"k", lastEventID: "7-42"
+    ).lines.map { String(decoding: $0, as: UTF8.self) }
+    #expect(
+      lines == [
+        #"{"op":"auth","token":"t\"k"}"# + "\n",
+        #"{"op":"subscribe","stream":"a","since":"7-42"}"# + "\n",
+        #"{"op":"subscribe","stream":"b.*","since":"7-42"}"# + "\n",
+      ])
+    let fresh = ServerSentEventsRequest(streams: ["a"], token: nil, lastEventID: nil).lines
+    #expect(
+      fresh.map { String(decoding: $0, as: UTF8.self) } == [
+        #"{"op":"subscribe","stream":"a"}"# + "\n"
+      ])
+  }
+
+  @Test func deliveriesAndErrorsBecomeEventsAndOtherRepliesVanish() {
+    let lines =
+      #"{"hello":"observable-server"}"# + "\n" + #"{"ok":true,"op":"subscribe"}"# + "\n"
+      + #"{"stream":"a.b","sub":"a.*","value":1}"# + "\n" + #"{"stream":"c","value":"x"}"# + "\n"
+      + #"{"ok":false,"op":"subscribe","error":{"code":"bad_name"}}"# + "\n"
+    var out: [UInt8] = []
+    Array(lines.utf8).withUnsafeBytes { ServerSentEvents.append(lines: $0, to: &out) }
+    #expect(
+      String(decoding: out, as: UTF8.self)
+        == "event: a.b\ndata: {\"stream\":\"a.b\",\"sub\":\"a.*\",\"value\":1}\n\n"
+        + "event: c\ndata: {\"stream\":\"c\",\"value\":\"x\"}\n\n"
+        + "event: error\ndata: {\"ok\":false,\"op\":\"subscribe\",\"error\":{\"code\":\"bad_name\"}}\n\n"
+    )
+  }
+}
