@@ -28,7 +28,7 @@ extension ObservableServer {
     for value in contents.retained {
       do {
         guard value.value.last == UInt8(ascii: "\n") else {
-          throw ProtocolErrorText("its line does not end")
+          throw UnloadableValue("its line does not end")
         }
         try registry.restoreRetained(value.value, to: value.stream)
       } catch {
@@ -59,7 +59,7 @@ extension ObservableServer {
 }
 
 /// A reason a stored value is refused, for the start's error message.
-private struct ProtocolErrorText: Error, CustomStringConvertible {
+private struct UnloadableValue: Error, CustomStringConvertible {
   let description: String
   init(_ description: String) { self.description = description }
 }
