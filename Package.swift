@@ -144,7 +144,7 @@ let package = Package(
         "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX",
         "ObservableLogging", "ObservableStreams", "ObservableSession", "ObservableFraming",
         "ObservableTransport", "ObservableCluster", "ObservableHTTP", "Deflate", "TLS",
-        .product(name: "Logging", package: "swift-log"),
+        "ObservableStore", .product(name: "Logging", package: "swift-log"),
       ]
     ),
     // The WebSocket and HTTP/1.1 codec for `--http`: pure byte transforms, no I/O.

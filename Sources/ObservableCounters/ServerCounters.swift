@@ -36,6 +36,12 @@ package final class ServerCounters: Sendable {
     package var tlsHandshakesTotal = 0
     /// TLS handshakes that failed or timed out, by kind.
     package var tlsHandshakeFailures = TLSHandshakeFailureCounts()
+    /// Store changes (`--data-dir`) queued for the store's thread and not yet committed.
+    package var storeQueued = 0
+    /// Transactions the store committed.
+    package var storeBatchesTotal = 0
+    /// Store writes that failed (a full disk, an I/O error, a full queue).
+    package var storeWriteErrorsTotal = 0
   }
 
   /// Inlinable with ``update(_:)`` and ``published(_:receivers:)``: the write path counts every
@@ -86,6 +92,8 @@ package final class ServerCounters: Sendable {
       ("batched_sends_total", now.batchedSendsTotal),
       ("tls_connections", now.tlsConnections), ("tls_handshakes_total", now.tlsHandshakesTotal),
       ("tls_handshake_failures_total", now.tlsHandshakeFailures.total),
+      ("store_queued_changes", now.storeQueued), ("store_batches_total", now.storeBatchesTotal),
+      ("store_write_errors_total", now.storeWriteErrorsTotal),
       ("uptime_s", uptimeSeconds),
     ]
     return Array(("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}").utf8)

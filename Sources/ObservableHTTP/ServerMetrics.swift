@@ -106,7 +106,7 @@ package enum ServerMetrics {
       .single(
         p + "retained_bytes", .gauge, "Bytes all retained values take now.",
         snapshot.retainedBytes),
-    ] + TLSMetrics.families(snapshot)
+    ] + TLSMetrics.families(snapshot) + StoreMetrics.families(snapshot)
   }
 
   /// The whole `/metrics` body for `counters` now, in `format`, with `extra` families (the

@@ -122,7 +122,7 @@ extension Session {
 
   /// Reserves the place of a reply the cluster gives later, and returns what to call with it
   /// from any thread: it comes back to this session's loop and goes out in request order.
-  private func laterReply() -> @Sendable ([UInt8]) -> Void {
+  func laterReply() -> @Sendable ([UInt8]) -> Void {
     let loop = output.sessionLoop
     let ticket = replyQueue.reserve()
     let session = SessionOnLoop(self)
@@ -136,7 +136,7 @@ extension Session {
 
   /// The reply line for an answer that came later, from another thread; it goes out through
   /// the session's observer, which any thread may call.
-  private static func reply<Value>(
+  static func reply<Value>(
     op: RequestOp, id: [UInt8]?, _ result: Result<Value, ProtocolError>,
     fields: (Value, inout [UInt8]) -> Void
   ) -> [UInt8] {

@@ -160,6 +160,9 @@ package final class Session {
       return
     }
     publishBatched()
+    if request.retain, let store = context.store {
+      return try publishStored(request, name, value, store)
+    }
     let receivers = try context.registry.publish(
       value, to: name, retain: request.retain, lastTopic: &lastTopic)
     ok(request) { ReplyEncoder.integer("receivers", receivers, to: &$0) }
@@ -201,6 +204,7 @@ package final class Session {
       throw ProtocolError(.badRequest, "clear needs \"stream\"")
     }
     if let cluster = context.cluster { return try clearClustered(request, name, cluster) }
+    if let store = context.store { return try clearStored(request, name, store) }
     let cleared = try context.registry.clearRetained(name)
     ok(request) {
       Self.appendStream(name, to: &$0)

@@ -9,7 +9,7 @@ extension SessionContext {
   package init(
     registry: StreamRegistry, cluster: (any SessionCluster)?, token: String?,
     authTimeout: Duration, maxSubscriptions: Int, warnings: RepeatedWarnings,
-    counters: ServerCounters, logger: Logger
+    counters: ServerCounters, logger: Logger, store: (any SessionStore)? = nil
   ) {
     self.registry = registry
     self.token = token
@@ -19,5 +19,6 @@ extension SessionContext {
     self.counters = counters
     self.logger = logger
     self.cluster = cluster
+    self.store = store
   }
 }

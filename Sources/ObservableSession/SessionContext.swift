@@ -24,5 +24,7 @@ package struct SessionContext: Sendable {
   /// The link to the other nodes, with `--cluster`: read for every publish, so it is kept
   /// here rather than cast from the registry's replication each time.
   let cluster: (any SessionCluster)?
+  /// The store on disk, with `--data-dir`: where retained publishes and clears are written.
+  let store: (any SessionStore)?
 
 }

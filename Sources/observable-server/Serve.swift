@@ -45,6 +45,10 @@ extension ServerOptions {
     ShutdownSignals.install()
     do {
       try server.start()
+    } catch let failure as StoreStartFailure {
+      logger.critical(
+        "cannot start: \(failure)", metadata: ["exit_status": "\(failure.exitStatus)"])
+      throw ExitCode(failure.exitStatus)
     } catch {
       logger.critical("cannot start: \(error)")
       throw ExitCode.failure

@@ -132,6 +132,8 @@ struct ServerOptions: ParsableArguments {
 
   @OptionGroup var tls: TLSOptions
 
+  @OptionGroup var store: StoreOptions
+
   func validate() throws {
     for address in listen where SchemedListenAddress.listen(address) == nil {
       throw ValidationError(
@@ -175,6 +177,10 @@ struct ServerOptions: ParsableArguments {
       throw ValidationError("--deflate-level must be 0 to 9")
     }
     if !cluster.isEmpty { _ = try clusterConfiguration() }
+    if !cluster.isEmpty, store.dataDirectory != nil {
+      throw ValidationError(
+        "--data-dir and --cluster: a cluster keeps retained values in JetStream")
+    }
     if cluster.isEmpty, let flag = clusterOnlyFlagGiven {
       throw ValidationError("\(flag) needs --cluster")
     }
@@ -198,6 +204,7 @@ struct ServerOptions: ParsableArguments {
     configuration.httpListen = pages.filter { !$0.tls }.map(\.address)
     configuration.httpsListen = pages.filter(\.tls).map(\.address)
     try tls.apply(to: &configuration)
+    store.apply(to: &configuration)
     configuration.allowOrigins = allowOrigin
     configuration.execStreams = exec.compactMap(ExecStreamConfiguration.init)
     configuration.token = try resolvedToken()

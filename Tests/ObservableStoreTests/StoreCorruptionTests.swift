@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import ObservableStore
+import TestSupport
 import XCTest
 
 /// A damaged, foreign or unwritable store is a clear error naming the file, and is never

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import ObservableStore
+import TestSupport
 import XCTest
 
 /// A full disk fails writes with `unavailable`, and the store works again once there is room.

@@ -64,6 +64,8 @@ public final class ObservableServer: Sendable {
     signal(SIGPIPE, SIG_IGN)
     var parts = RunningParts()
     do {
+      // Loaded before anything listens: no client sees the server half-loaded.
+      parts.store = try openStore()
       var batching = configuration.sendBatching == .auto
       if !batching { logger.notice("io_uring off; one send per connection through epoll") }
       for index in 0..<configuration.eventLoopCount {
@@ -114,7 +116,7 @@ public final class ObservableServer: Sendable {
     let context = SessionContext(
       registry: registry, cluster: registry.cluster, token: configuration.token,
       authTimeout: configuration.authTimeout, maxSubscriptions: configuration.maxSubscriptions,
-      warnings: warnings, counters: counters, logger: logger)
+      warnings: warnings, counters: counters, logger: logger, store: parts.store)
     let admission = admission
     let counters = counters
     let router =
@@ -214,6 +216,8 @@ public final class ObservableServer: Sendable {
         home.disconnects.runAll()
       }
     }
+    // No connection is left to write: everything queued and applied goes to disk now.
+    parts.store?.close()
     queuedOutput.serve([])
     heapTrim.stop()
     registry.cluster?.stop()

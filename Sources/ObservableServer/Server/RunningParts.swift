@@ -13,6 +13,8 @@ struct RunningParts: @unchecked Sendable {
   var httpsAddresses: [ListenAddress] = []
   /// The certificate TLS listeners serve, when there are any.
   var tls: ReloadableTLSContext?
+  /// The store on disk, with `--data-dir`.
+  var store: RetainedPersistence?
 
   var acceptLoop: EventLoop { loops[0].loop }
 }

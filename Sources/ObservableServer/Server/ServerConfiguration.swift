@@ -89,6 +89,9 @@ public struct ServerConfiguration: Sendable {
   /// The cluster to join through NATS (`--cluster`); `nil` runs the server on its own, with
   /// no NATS code running at all.
   public var cluster: ClusterConfiguration?
+  /// The store that keeps retained values across restarts (`--data-dir`, `--fsync`); `nil`
+  /// keeps them in memory only.
+  public var store: StoreConfiguration?
   /// Whether a publish's sends to many connections go to the kernel in io_uring batches.
   public var sendBatching = SendBatching.fromEnvironment
   /// The io_uring operations the kernel must support for sends to be batched; a test adds one

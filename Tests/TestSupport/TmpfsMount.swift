@@ -1,20 +1,19 @@
 import Foundation
 import Glibc
-import TestSupport
 import XCTest
 
 /// A small tmpfs the test mounts (it needs root) and unmounts, for a full or read-only disk.
 ///
 /// Outside CI, without root, the test is skipped with the reason; under CI a mount that fails
 /// fails the test (``RequiredTool``), so that a runner that cannot mount cannot hide it.
-final class TmpfsMount {
+public final class TmpfsMount {
   /// Where it is mounted.
-  let path: String
+  public let path: String
   private var mounted = true
 
   /// Mounts a tmpfs of `size` (as `mount -o size=` takes it, `4m`) at a new directory
   /// inside `parent`.
-  init(size: String, in parent: String) throws {
+  public init(size: String, in parent: String) throws {
     path = parent + "/tmpfs"
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     guard geteuid() == 0 || RequiredTool.isCI() else {
@@ -33,12 +32,13 @@ final class TmpfsMount {
   }
 
   /// Makes the file system read-only, even to root.
-  func remountReadOnly() throws {
-    XCTAssertEqual(try Self.run("/usr/bin/mount", ["-o", "remount,ro", path]), 0)
+  public func remountReadOnly() throws {
+    let status = try Self.run("/usr/bin/mount", ["-o", "remount,ro", path])
+    guard status == 0 else { throw TestSupportError("mount -o remount,ro: status \(status)") }
   }
 
   /// Unmounts it; lazily when something still holds it, so that nothing is left behind.
-  func unmount() {
+  public func unmount() {
     guard mounted else { return }
     mounted = false
     if (try? Self.run("/usr/bin/umount", [path])) != 0 {

@@ -1,0 +1,172 @@
+import Locking
+import Logging
+import ObservableCounters
+import ObservableSession
+import ObservableStore
+import ObservableWire
+
+/// The server's retained values on disk: what sessions write through (``SessionStore``), over
+/// an ``ObservableStore`` whose own thread commits them in batches.
+///
+/// A change is applied in memory first, then queued; the loop never waits for the disk. When
+/// a write fails (a full disk) or finds the queue full, the topic's latest change is kept
+/// here, and every retained publish and clear is refused with `unavailable`, nothing applied,
+/// until those changes are written again (tried at most twice a second, when a retained
+/// publish or clear comes); so memory and disk differ only by what is queued.
+final class RetainedPersistence: SessionStore {
+  /// The store's file.
+  var path: String { store.path }
+  /// Which store the positions of history belong to, made when the file was created.
+  let epoch: StoreEpoch
+  private let store: ObservableStore
+  private let counters: ServerCounters
+  private let logger: Logger
+  private let state = Locked(State())
+
+  private struct State {
+    var nextSequence: UInt64 = 0
+    /// Topics whose latest change could not be written, with that change.
+    var unwritten: [String: Unwritten] = [:]
+    /// Whether a rewrite of `unwritten` is queued.
+    var rewriting = false
+    var lastRewrite: ContinuousClock.Instant?
+    var lastFailure = ""
+  }
+
+  /// A change that failed: the topic's retained line, or `nil` for a clear.
+  private struct Unwritten {
+    var sequence: UInt64
+    var line: [UInt8]?
+  }
+
+  /// Writes through `store`, whose file's epoch is `epoch`, counting in `counters`.
+  init(store: ObservableStore, epoch: StoreEpoch, counters: ServerCounters, logger: Logger) {
+    self.store = store
+    self.epoch = epoch
+    self.counters = counters
+    self.logger = logger
+  }
+
+  var repliesWaitForDisk: Bool {
+    store.fsync == .always || state.withLock { !$0.unwritten.isEmpty }
+  }
+
+  func checkAccepting() throws(ProtocolError) {
+    let now = ContinuousClock.now
+    let (rewrite, reason) = state.withLock { state -> ([String: Unwritten]?, String) in
+      guard !state.unwritten.isEmpty else { return (nil, "") }
+      let due = state.lastRewrite.map { now - $0 >= .milliseconds(500) } ?? true
+      guard !state.rewriting, due else { return ([:], state.lastFailure) }
+      state.rewriting = true
+      state.lastRewrite = now
+      return (state.unwritten, state.lastFailure)
+    }
+    guard let rewrite else { return }
+    if !rewrite.isEmpty { self.rewrite(rewrite) }
+    throw ProtocolError(
+      .unavailable,
+      "store \(store.path) cannot be written (\(reason)); retained publishes and clears are refused until it can"
+    )
+  }
+
+  func write(
+    _ line: [UInt8]?, topic: String,
+    completion: (@Sendable (Result<Void, ProtocolError>) -> Void)?
+  ) -> Bool {
+    let sequence = state.withLock { state in
+      state.nextSequence += 1
+      return state.nextSequence
+    }
+    counters.update { $0.storeQueued += 1 }
+    let outcome = store.enqueue([Self.change(line, topic: topic)]) { [self] result in
+      finished(topic, Unwritten(sequence: sequence, line: line), result)
+      completion?(result.mapError { ProtocolError(.unavailable, $0.description) })
+    }
+    guard outcome == .queued else {
+      counters.update {
+        $0.storeQueued -= 1
+        $0.storeWriteErrorsTotal += 1
+      }
+      remember(topic, Unwritten(sequence: sequence, line: line), reason: "the write queue is full")
+      return false
+    }
+    return true
+  }
+
+  /// Writes what failed before, then everything queued, and closes the file; a clean
+  /// shutdown loses nothing that was applied.
+  func close() {
+    let left = state.withLock { $0.unwritten }
+    if !left.isEmpty { rewrite(left) }
+    store.close()
+    let lost = state.withLock { $0.unwritten.count }
+    if lost > 0 {
+      logger.error(
+        "store closed with changes it could not write",
+        metadata: ["path": "\(store.path)", "topics": "\(lost)"])
+    }
+  }
+
+  /// Counts a committed or failed change of `topic`, remembering it when it failed and
+  /// forgetting an older failure when it committed; on the writer thread, in queue order.
+  private func finished(_ topic: String, _ change: Unwritten, _ result: StoreWriteOutcome) {
+    let batches = store.statistics.transactions
+    counters.update {
+      $0.storeQueued -= 1
+      $0.storeBatchesTotal = batches
+      if case .failure = result { $0.storeWriteErrorsTotal += 1 }
+    }
+    switch result {
+    case .success: state.withLock { _ = $0.unwritten.removeValue(forKey: topic) }
+    case .failure(let error): remember(topic, change, reason: "\(error)")
+    }
+  }
+
+  /// Keeps `change` of `topic` to write again, and logs the first failure of a run.
+  private func remember(_ topic: String, _ change: Unwritten, reason: String) {
+    let first = state.withLock { state in
+      defer {
+        state.unwritten[topic] = change
+        state.lastFailure = reason
+      }
+      return state.unwritten.isEmpty
+    }
+    if first {
+      logger.error(
+        "store write failed; retained publishes are refused until it can write again",
+        metadata: ["path": "\(store.path)", "reason": "\(reason)"])
+    }
+  }
+
+  /// Queues the changes that failed, in one transaction; once it commits, those not changed
+  /// since are forgotten and, when none is left, publishes are accepted again.
+  private func rewrite(_ changes: [String: Unwritten]) {
+    counters.update { $0.storeQueued += changes.count }
+    let outcome = store.enqueue(changes.map { Self.change($0.value.line, topic: $0.key) }) {
+      [self] result in
+      let batches = store.statistics.transactions
+      counters.update {
+        $0.storeQueued -= changes.count
+        $0.storeBatchesTotal = batches
+        if case .failure = result { $0.storeWriteErrorsTotal += 1 }
+      }
+      let recovered = state.withLock { state in
+        state.rewriting = false
+        guard case .success = result else { return false }
+        for (topic, change) in changes where state.unwritten[topic]?.sequence == change.sequence {
+          state.unwritten[topic] = nil
+        }
+        return state.unwritten.isEmpty
+      }
+      if recovered { logger.notice("store writes again", metadata: ["path": "\(store.path)"]) }
+    }
+    if outcome != .queued {
+      counters.update { $0.storeQueued -= changes.count }
+      state.withLock { $0.rewriting = false }
+    }
+  }
+
+  private static func change(_ line: [UInt8]?, topic: String) -> StoreChange {
+    line.map { .retain(RetainedValue(stream: topic, value: $0)) } ?? .clearRetained(stream: topic)
+  }
+}
