@@ -21,6 +21,8 @@ package final class ServerCounters: Sendable {
     package var retainedLimitTotal = 0
     package var retainedBytes = 0
     package var deadPeersTotal = 0
+    /// Last wills published because a connection ended without withdrawing its will.
+    package var willsPublishedTotal = 0
     package var authTimeoutsTotal = 0
     package var authFailuresTotal = 0
     package var webSocketConnections = 0
@@ -86,6 +88,7 @@ package final class ServerCounters: Sendable {
       ("batched_sends_total", now.batchedSendsTotal),
       ("tls_connections", now.tlsConnections), ("tls_handshakes_total", now.tlsHandshakesTotal),
       ("tls_handshake_failures_total", now.tlsHandshakeFailures.total),
+      ("wills_published_total", now.willsPublishedTotal),
       ("uptime_s", uptimeSeconds),
     ]
     return Array(("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}").utf8)

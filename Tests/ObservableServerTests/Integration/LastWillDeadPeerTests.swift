@@ -1,0 +1,98 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+@testable import ObservableServer
+
+/// A peer that vanishes (its link goes down: no FIN, no RST) has its will published once the
+/// dead-peer timeout finds it gone.
+@Suite(
+  "Last will of a vanished peer", .serialized, .timeLimit(.minutes(2)),
+  .enabled(
+    if: RequiredTool.runs(TestNetwork.isAvailable), "needs root and ip to make network namespaces"
+  ))
+struct LastWillDeadPeerTests {
+  @Test func aVanishedPeersWillIsPublishedOnceAfterTheTimeout() throws {
+    try RequiredTool.require(
+      TestNetwork.isAvailable, "network namespaces (root, and ip from iproute2)")
+    let network = try TestNetwork()
+    let socketPath = temporarySocketPath("will-dead-peer")
+    defer { unlink(socketPath) }
+    let timeout = 3
+    let server = try ServerProcess(
+      arguments: [
+        "--listen", "\(network.serverAddress):7070", "--listen", "unix:\(socketPath)",
+        "--dead-peer-timeout", "\(timeout)", "--log-level", "debug",
+      ], launcher: network.launcher(in: network.serverNamespace))
+    #expect(eventually { (try? LineClient(.unix(path: socketPath))) != nil })
+    let local = try LineClient(.unix(path: socketPath))
+    let watcher = try WillWatcher(
+      client: try LineClient(.unix(path: socketPath)), pattern: "status.remote")
+
+    let remote = try RemoteClient(network: network, lines: ["will status.remote vanished"])
+    #expect(
+      eventually(timeout: .seconds(10)) { (try? local.stats()["connections"]) == 3 },
+      "\(server.output)")
+    try network.cutClientLink()
+    let seen = watcher.wait(forCount: 1, timeout: .seconds(timeout + 10), settle: .seconds(1))
+    #expect(seen.map { $0.value as? String } == ["vanished"], "\(seen) \(server.output)")
+    let stats = try local.stats()
+    #expect(stats["dead_peers_total"] == 1, "\(server.output)")
+    #expect(stats["wills_published_total"] == 1)
+    _ = remote
+  }
+}
+
+/// A WebSocket peer that never answers pings and sends its close frame around the moment its
+/// ping deadline passes: whichever ends the connection first, the will is published once.
+@Suite("Last will when a close races the dead-peer timeout", .timeLimit(.minutes(1)))
+struct LastWillRaceTests {
+  @Test func aCloseRacingThePingDeadlinePublishesEachWillOnce() throws {
+    let interval = Duration.milliseconds(200)
+    let server = try TestServer.withHTTP { $0.webSocketPingInterval = interval }
+    let watcher = try WillWatcher(port: server.port, pattern: "race.>")
+    let count = 24
+    var clients: [LineClient] = []
+    for index in 0..<count {
+      let client = try LineClient(port: server.httpPort, readGreeting: false)
+      #expect(try client.upgradeToWebSocket() != nil)
+      try client.sendRaw(ClientFrames.text("will race.\(index) gone"))
+      clients.append(client)
+    }
+    // Close frames spread over the stretch where the pings of the clients go unanswered: the
+    // first clients close before their deadline, the last after it, most near it.
+    let start = ContinuousClock.now
+    for (index, client) in clients.enumerated() {
+      let at = start + .milliseconds(100 + index * 25)
+      let wait = at - .now
+      if wait > .zero { usleep(UInt32(wait.components.attoseconds / 1_000_000_000_000)) }
+      try? client.sendRaw(ClientFrames.normalClose)
+    }
+    let seen = watcher.wait(forCount: count, settle: .seconds(1))
+    #expect(seen.count == count, "\(seen.map(\.stream))")
+    #expect(Set(seen.map(\.stream)).count == count)
+    #expect(server.server.counters.snapshot.willsPublishedTotal == count)
+  }
+}
+
+/// `nc` inside the client namespace, sending `lines` and then waiting, reading whatever comes.
+private final class RemoteClient {
+  private let process = Process()
+  private let input = Pipe()
+
+  init(network: TestNetwork, lines: [String]) throws {
+    let launcher = network.launcher(in: network.clientNamespace)
+    process.executableURL = URL(fileURLWithPath: launcher[0])
+    process.arguments = Array(launcher.dropFirst()) + ["nc", network.serverAddress, "7070"]
+    process.standardInput = input
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    input.fileHandleForWriting.write(Data(lines.map { $0 + "\n" }.joined().utf8))
+  }
+
+  deinit {
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+  }
+}
