@@ -17,28 +17,20 @@ struct LastWillDeadPeerTests {
     try RequiredTool.require(
       TestNetwork.isAvailable, "network namespaces (root, and ip from iproute2)")
     let network = try TestNetwork()
-    let socketPath = temporarySocketPath("will-dead-peer")
-    defer { unlink(socketPath) }
     let timeout = 3
-    let server = try ServerProcess(
-      arguments: [
-        "--listen", "\(network.serverAddress):7070", "--listen", "unix:\(socketPath)",
-        "--dead-peer-timeout", "\(timeout)", "--log-level", "debug",
-      ], launcher: network.launcher(in: network.serverNamespace))
-    #expect(eventually { (try? LineClient(.unix(path: socketPath))) != nil })
-    let local = try LineClient(.unix(path: socketPath))
-    let watcher = try WillWatcher(
-      client: try LineClient(.unix(path: socketPath)), pattern: "status.remote")
+    let server = try NamespacedServer(network, name: "will-dead-peer", deadPeerTimeout: timeout)
+    let local = try server.localClient()
+    let watcher = try WillWatcher(client: try server.localClient(), pattern: "status.remote")
 
-    let remote = try RemoteClient(network: network, lines: ["will status.remote vanished"])
+    let remote = try RemoteClient(network, lines: ["will status.remote vanished"])
     #expect(
       eventually(timeout: .seconds(10)) { (try? local.stats()["connections"]) == 3 },
-      "\(server.output)")
+      "\(server.process.output)")
     try network.cutClientLink()
     let seen = watcher.wait(forCount: 1, timeout: .seconds(timeout + 10), settle: .seconds(1))
-    #expect(seen.map { $0.value as? String } == ["vanished"], "\(seen) \(server.output)")
+    #expect(seen.map { $0.value as? String } == ["vanished"], "\(seen) \(server.process.output)")
     let stats = try local.stats()
-    #expect(stats["dead_peers_total"] == 1, "\(server.output)")
+    #expect(stats["dead_peers_total"] == 1, "\(server.process.output)")
     #expect(stats["wills_published_total"] == 1)
     _ = remote
   }
@@ -74,26 +66,5 @@ struct LastWillRaceTests {
     #expect(
       (1..<count).contains(counters.deadPeersTotal),
       "\(counters.deadPeersTotal) of \(count) found dead")
-  }
-}
-
-/// `nc` inside the client namespace, sending `lines` and then waiting, reading whatever comes.
-private final class RemoteClient {
-  private let process = Process()
-  private let input = Pipe()
-
-  init(network: TestNetwork, lines: [String]) throws {
-    let launcher = network.launcher(in: network.clientNamespace)
-    process.executableURL = URL(fileURLWithPath: launcher[0])
-    process.arguments = Array(launcher.dropFirst()) + ["nc", network.serverAddress, "7070"]
-    process.standardInput = input
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    input.fileHandleForWriting.write(Data(lines.map { $0 + "\n" }.joined().utf8))
-  }
-
-  deinit {
-    kill(process.processIdentifier, SIGKILL)
-    process.waitUntilExit()
   }
 }
