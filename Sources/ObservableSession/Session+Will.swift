@@ -37,7 +37,8 @@ extension Session {
 
   /// Refuses a will that its publish would refuse, so that the client hears of it now rather
   /// than never: a bad or read-only name, or, clustered, a value too large for a NATS message.
-  /// (Authorization, where it applies, checks here too: a will is a publish made later.)
+  /// A permission to publish belongs here too, since a will is a publish made later (its
+  /// publish then goes through ``publish(_:)`` and that publish's checks again).
   private func checkWillTarget(_ name: String, _ value: UnsafeRawBufferPointer)
     throws(ProtocolError)
   {
