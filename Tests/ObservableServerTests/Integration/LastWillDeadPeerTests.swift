@@ -34,6 +34,41 @@ struct LastWillDeadPeerTests {
     #expect(stats["wills_published_total"] == 1)
     _ = remote
   }
+
+  /// Clients whose link comes back and who then close, some before the dead-peer timeout has
+  /// found them gone and some after: each will is published once, by whichever came first.
+  @Test func aCloseRacingTheDeadPeerTimeoutPublishesEachWillOnce() throws {
+    try RequiredTool.require(
+      TestNetwork.isAvailable, "network namespaces (root, and ip from iproute2)")
+    let network = try TestNetwork()
+    let timeout = 3
+    let server = try NamespacedServer(network, name: "will-race", deadPeerTimeout: timeout)
+    let local = try server.localClient()
+    let watcher = try WillWatcher(client: try server.localClient(), pattern: "race.>")
+    let count = 8
+    let remotes = try (0..<count).map {
+      try RemoteClient(network, lines: ["will race.\($0) gone"])
+    }
+    #expect(
+      eventually(timeout: .seconds(10)) { (try? local.stats()["connections"]) == count + 2 },
+      "\(server.process.output)")
+    try network.cutClientLink()
+    let cut = ContinuousClock.now
+    // The timeout finds a peer gone from 3 s after the cut to about a probe interval later;
+    // the link comes back at 3 s, and the clients close one by one over the next second: those
+    // not found gone yet end by their close, the others were closed by the timeout already.
+    for (index, remote) in remotes.enumerated() {
+      let wait = cut + .seconds(timeout) + .milliseconds(index * 150) - .now
+      if wait > .zero { usleep(UInt32(wait.components.attoseconds / 1_000_000_000_000)) }
+      if index == 0 { try network.restoreClientLink() }
+      remote.end()
+    }
+    let seen = watcher.wait(forCount: count, timeout: .seconds(timeout + 10), settle: .seconds(1))
+    #expect(seen.count == count, "\(seen.map(\.stream)) \(server.process.output)")
+    #expect(Set(seen.map(\.stream)).count == count)
+    let stats = try local.stats()
+    #expect(stats["wills_published_total"] == count, "dead: \(stats["dead_peers_total"] ?? 0)")
+  }
 }
 
 /// A WebSocket peer that never answers pings and sends its close frame around the moment its

@@ -47,7 +47,11 @@ final class RemoteClient {
     input.fileHandleForWriting.write(Data(lines.map { $0 + "\n" }.joined().utf8))
   }
 
-  deinit {
+  deinit { end() }
+
+  /// Kills `nc`; its kernel closes the connection (a FIN) if the link lets it through.
+  func end() {
+    guard process.isRunning else { return }
     kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
   }
