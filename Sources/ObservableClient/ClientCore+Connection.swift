@@ -149,6 +149,7 @@ extension ClientCore {
         return names
       }
       for name in names { connection.writer.send(RequestLine.stream("subscribe", name)) }
+      sendWill(on: connection.writer)
     }
     logger.debug("connected", metadata: ["address": "\(address)"])
     setConnectionState(.connected)
@@ -165,6 +166,9 @@ extension ClientCore {
     }
     let failure: ClientError = isClosed ? .closed : .connectionLost
     for case .caller(let continuation) in abandoned {
+      continuation.resume(returning: .failure(failure))
+    }
+    for case .willRequest(let continuation) in abandoned {
       continuation.resume(returning: .failure(failure))
     }
     connection.tls?.close()

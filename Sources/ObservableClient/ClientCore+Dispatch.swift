@@ -41,6 +41,13 @@ extension ClientCore {
       if case .failure(let error) = parsed.result {
         logger.debug("unsubscribe refused", metadata: ["stream": "\(name)", "error": "\(error)"])
       }
+    case .willRequest(let continuation):
+      continuation.resume(returning: parsed.result.map { _ in })
+    case .will(let name):
+      if case .failure(let error) = parsed.result {
+        logger.error(
+          "the server refused the will", metadata: ["stream": "\(name)", "error": "\(error)"])
+      }
     case .keepAlive:
       break
     case nil:

@@ -24,6 +24,8 @@ final class ClientCore: Sendable {
     var thread: LoopThread?
     var firstConnect: CheckedContinuation<Result<Void, ClientError>, Never>?
     var decodingFailures = 0
+    /// The last will every connection registers, if the client has one.
+    var will: Will?
     /// Requests written, by op, for tests and diagnostics.
     var sent: [String: Int] = [:]
   }

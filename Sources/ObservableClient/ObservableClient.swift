@@ -25,6 +25,7 @@ import IndefiniteObservable
 /// subscribes again every name that has local observers, so observers go on receiving values
 /// without doing anything. Values published while it was away are not replayed, but a retained
 /// value is sent again by the server on the new subscription, so it arrives a second time.
+/// A last will (``setWill(_:_:retain:)``) is registered again on each new connection.
 public final class ObservableClient: Sendable {
   /// The server this client connects to.
   public var address: ServerAddress { core.address }

@@ -7,6 +7,10 @@ enum PendingReply {
   case subscribe(String)
   /// The client's own `unsubscribe`, sent when the last local observer left.
   case unsubscribe(String)
+  /// A caller awaiting the reply to its `will` (a will, or its withdrawal).
+  case willRequest(CheckedContinuation<Result<Void, ClientError>, Never>)
+  /// The client's own `will`, registered again on a new connection.
+  case will(String)
   /// The client's own `ping` after a silence, to find out whether the server is still there.
   case keepAlive
 }

@@ -10,11 +10,29 @@ package enum RequestLine {
   /// `value` must be valid JSON; its line breaks (which valid JSON has only as whitespace) become
   /// spaces, so that it stays one line.
   static func publish(_ name: String, value: [UInt8], retain: Bool) -> [UInt8] {
-    var line = Array(#"{"op":"publish","stream":\#(quoted(name)),"value":"#.utf8)
+    valueRequest("publish", name, value: value, retain: retain)
+  }
+
+  /// `{"op":"will","stream":NAME,"value":VALUE}`, with `"retain":true` when asked; `value` as
+  /// for ``publish(_:value:retain:)``.
+  static func will(_ name: String, value: [UInt8], retain: Bool) -> [UInt8] {
+    valueRequest("will", name, value: value, retain: retain)
+  }
+
+  /// `{"op":OP,"stream":NAME,"value":VALUE}`, with `"retain":true` when asked.
+  private static func valueRequest(_ op: String, _ name: String, value: [UInt8], retain: Bool)
+    -> [UInt8]
+  {
+    var line = Array(#"{"op":"\#(op)","stream":\#(quoted(name)),"value":"#.utf8)
     line.append(contentsOf: value.lazy.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 })
     line.append(contentsOf: (retain ? #","retain":true}"# : "}").utf8)
     line.append(0x0A)
     return line
+  }
+
+  /// `{"op":"will","stream":NAME,"value":null}`, which withdraws the connection's will.
+  static func withdrawWill(_ name: String) -> [UInt8] {
+    Array(#"{"op":"will","stream":\#(quoted(name)),"value":null}"#.utf8) + [0x0A]
   }
 
   /// A request with no argument: `{"op":"list"}`, `{"op":"ping"}`.

@@ -21,6 +21,8 @@ package final class ServerCounters: Sendable {
     package var retainedLimitTotal = 0
     package var retainedBytes = 0
     package var deadPeersTotal = 0
+    /// Last wills published because a connection ended without withdrawing its will.
+    package var willsPublishedTotal = 0
     package var authTimeoutsTotal = 0
     package var authFailuresTotal = 0
     package var webSocketConnections = 0
@@ -94,6 +96,7 @@ package final class ServerCounters: Sendable {
       ("tls_handshake_failures_total", now.tlsHandshakeFailures.total),
       ("store_queued_changes", now.storeQueued), ("store_batches_total", now.storeBatchesTotal),
       ("store_write_errors_total", now.storeWriteErrorsTotal),
+      ("wills_published_total", now.willsPublishedTotal),
       ("uptime_s", uptimeSeconds),
     ]
     return Array(("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}").utf8)

@@ -90,6 +90,10 @@ package enum ServerMetrics {
         "Clients dropped because they acknowledged nothing in time (TCP timeouts, unanswered WebSocket pings).",
         snapshot.deadPeersTotal),
       .single(
+        p + "wills_published_total", .counter,
+        "Last wills published because a connection ended without withdrawing its will.",
+        snapshot.willsPublishedTotal),
+      .single(
         p + "auth_timeouts_total", .counter, "Clients closed for not authenticating in time.",
         snapshot.authTimeoutsTotal),
       .single(

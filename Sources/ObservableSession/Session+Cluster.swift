@@ -92,6 +92,7 @@ extension Session {
 
   /// Sends a reply now, or holds it behind replies the cluster still owes.
   func sendReply(_ reply: [UInt8]) {
+    guard !ended else { return }
     guard !replyQueue.isEmpty else { return output.send(reply) }
     replyQueue.hold(reply)
     if replyQueue.heldBytes > ReplyQueue.limit {

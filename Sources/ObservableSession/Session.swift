@@ -85,6 +85,8 @@ package final class Session {
   /// The connection is closing: what was read is published, and every subscription ends.
   package func end() {
     publishBatched()
+    ended = true
+    publishWill()
     unsubscribeAll()
   }
 
@@ -136,11 +138,13 @@ package final class Session {
     case .help: ok(request) { HelpText.append(to: &$0) }
     case .auth: try authenticate(request)
     case .compress: return try compress(request)
+    case .will: try registerWill(request)
+    case .bye: return sayBye(request)
     }
     return true
   }
 
-  private func publish(_ request: Request) throws(ProtocolError) {
+  func publish(_ request: Request) throws(ProtocolError) {
     guard let name = request.stream else {
       throw ProtocolError(.badRequest, "publish needs \"stream\"")
     }
@@ -240,6 +244,10 @@ package final class Session {
   /// Subscriptions whose values wait for their reply, by its ticket in `replyQueue`.
   var heldValues: [(ticket: Int, values: HeldValues)] = []
   var clusteredName: String?
+  /// The connection's last will, published by ``end()`` unless withdrawn first.
+  var will: LastWill?
+  /// Set as the session ends: its last publishes (the will's) send no reply.
+  var ended = false
   /// The reply being built, kept to reuse its capacity.
   var reply: [UInt8] = []
 }

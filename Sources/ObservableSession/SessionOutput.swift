@@ -26,6 +26,10 @@ package protocol SessionOutput: AnyObject {
   /// Closes the connection once what is queued has been written; reads nothing more.
   func finish(_ reason: String)
 
+  /// Closes the connection as the client asked (`bye`): as ``finish(_:)`` does, ending with the
+  /// framing's normal closure rather than a policy violation.
+  func finishAsAsked(_ reason: String)
+
   /// Runs `task` on the loop thread after `delay`, unless the connection closed first.
   func schedule(in delay: Duration, _ task: @escaping () -> Void)
 
@@ -35,4 +39,9 @@ package protocol SessionOutput: AnyObject {
   /// The loop the connection lives on, where answers that come later from another thread
   /// (the cluster's) go back to.
   var sessionLoop: any SessionLoop { get }
+}
+
+extension SessionOutput {
+  /// A transport without a closing word of its own just finishes.
+  package func finishAsAsked(_ reason: String) { finish(reason) }
 }

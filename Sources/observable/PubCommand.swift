@@ -16,7 +16,10 @@ struct PubCommand: AsyncParsableCommand {
     usage: "observable pub <name> <value> [--retain] [<options>]",
     discussion: """
       VALUE is JSON if it parses, else a string (as in the server's shorthand). With VALUE -, \
-      each line of standard input is published as one value, and one count is printed per line.
+      each line of standard input is published as one value, and one count is printed per line. \
+      With --will, the server publishes the will's value once when the command's connection \
+      ends, however it ends (the end of input, an interrupt, a kill, a lost network): \
+      `sensor | observable pub room.1 - --will room.1.status=offline`.
       """)
 
   @OptionGroup var connection: ConnectionOptions
@@ -30,9 +33,32 @@ struct PubCommand: AsyncParsableCommand {
   @Flag(help: "Keep the value as the stream's last value, sent first to new subscribers.")
   var retain = false
 
+  @Option(
+    help: ArgumentHelp(
+      """
+      A last will, registered before publishing: VALUE (read as the value is) is published to \
+      NAME when the connection ends.
+      """, valueName: "name=value"))
+  var will: String?
+
+  @Flag(help: "Keep the will's value as its stream's last value.")
+  var willRetain = false
+
+  func validate() throws {
+    if let will, LastWillOption(will) == nil {
+      throw ValidationError("--will takes NAME=VALUE, not \(will)")
+    }
+    if willRetain, will == nil { throw ValidationError("--will-retain needs --will") }
+  }
+
   func run() async throws {
     let client = try await connection.connect()
     defer { client.close() }
+    if let will = will.flatMap(LastWillOption.init) {
+      try await Failure.reporting {
+        try await client.setWill(will.name, json: JSONText.value(will.value), retain: willRetain)
+      }
+    }
     if value != "-" {
       try await publish(value, client)
       return
@@ -83,5 +109,17 @@ extension JSONText {
       out.append(byte)
     }
     return out
+  }
+}
+
+/// `--will NAME=VALUE`, split at the first `=` (a stream name has none).
+struct LastWillOption {
+  let name: String
+  let value: String
+
+  init?(_ text: String) {
+    guard let equals = text.firstIndex(of: "="), equals != text.startIndex else { return nil }
+    name = String(text[..<equals])
+    value = String(text[text.index(after: equals)...])
   }
 }

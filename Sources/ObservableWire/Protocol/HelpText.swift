@@ -13,6 +13,10 @@ package enum HelpText {
     "ping",
     "auth TOKEN",
     "compress deflate          raw deflate both ways from the next byte on",
+    "will NAME VALUE           publish VALUE to NAME once if the connection ends without bye;",
+    "                          one will a connection; will NAME null withdraws it",
+    "retainwill NAME VALUE     a will whose VALUE is also kept for later subscribers",
+    "bye                       withdraw the will, then close",
     "commands are case-insensitive; sub, unsub and pub are short for the long forms",
     "JSON requests: {\"op\":\"subscribe\",\"stream\":\"clock\",\"id\":1}",
   ]

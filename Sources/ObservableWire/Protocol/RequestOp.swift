@@ -1,6 +1,7 @@
 /// The operations a client can request, named as in the `"op"` field.
 package enum RequestOp: String, Sendable, CaseIterable {
   case subscribe, unsubscribe, publish, clear, list, ping, auth, compress, help
+  case will, bye
 }
 
 extension RequestOp {
@@ -16,6 +17,8 @@ extension RequestOp {
     case .auth: "auth"
     case .compress: "compress"
     case .help: "help"
+    case .will: "will"
+    case .bye: "bye"
     }
   }
 }

@@ -1,5 +1,6 @@
 /// Parses the text shorthand: `subscribe NAME`, `unsubscribe NAME`, `publish NAME VALUE...`,
-/// `retain NAME VALUE...`, `clear NAME`, `list [NAME [AFTER]]`, `ping`, `help`, `auth TOKEN` and `compress deflate`.
+/// `retain NAME VALUE...`, `clear NAME`, `list [NAME [AFTER]]`, `ping`, `help`, `auth TOKEN`,
+/// `compress deflate`, `will NAME VALUE...`, `retainwill NAME VALUE...` and `bye`.
 ///
 /// Command words are case-insensitive, and `sub`, `unsub` and `pub` stand for `subscribe`,
 /// `unsubscribe` and `publish`, as people type them at a terminal. A published value is the
@@ -14,7 +15,7 @@ package enum ShorthandParser {
     }
     let (typed, rest) = splitWord(Substring(text))
     let word = typed.lowercased()
-    guard let op = word == "retain" ? .publish : RequestOp(rawValue: aliases[word] ?? word) else {
+    guard let op = retained[word] ?? RequestOp(rawValue: aliases[word] ?? word) else {
       throw RequestRejection(
         op: QuotedPrefix.of(typed),
         error: ProtocolError(.unknownOp, "unknown command \"\(QuotedPrefix.of(typed))\"; type help")
@@ -23,7 +24,7 @@ package enum ShorthandParser {
     var request = Request(op: op)
     request.isShorthand = true
     switch op {
-    case .ping, .help:
+    case .ping, .help, .bye:
       try expectEnd(rest, op)
       return try body(request)
     case .list:
@@ -51,14 +52,14 @@ package enum ShorthandParser {
       try expectEnd(tail, op)
       request.algorithm = String(algorithm)
       return try body(request)
-    case .publish:
+    case .publish, .will:
       let (name, tail) = splitWord(rest)
-      let usage = "\(word == "retain" ? "retain" : "publish") NAME VALUE"
+      let usage = "\(retained[word] != nil ? word : op.rawValue) NAME VALUE"
       try expectPresent(name, usage)
       let valueText = tail.drop { $0 == " " || $0 == "\t" }
       try expectPresent(valueText, usage)
       request.stream = String(name)
-      request.retain = word == "retain"
+      request.retain = retained[word] != nil
       var encoded = Array(valueText.utf8)
       // A JSON value is kept without whitespace around it, as the JSON form of the request does.
       if let json = encoded.withUnsafeBytes({ try? JSONScanner.scanValue($0) }) {
@@ -74,6 +75,10 @@ package enum ShorthandParser {
       return try outcome.get()
     }
   }
+
+  /// The words that stand for an op with `retain`: `retain` publishes, `retainwill` registers
+  /// a will, keeping the value.
+  private static let retained: [String: RequestOp] = ["retain": .publish, "retainwill": .will]
 
   /// The short forms people type, by the op they stand for.
   private static let aliases = ["sub": "subscribe", "unsub": "unsubscribe", "pub": "publish"]

@@ -17,24 +17,17 @@ struct DeadPeerTests {
     try RequiredTool.require(
       TestNetwork.isAvailable, "network namespaces (root, and ip from iproute2)")
     let network = try TestNetwork()
-    let socketPath = temporarySocketPath("dead-peer")
-    defer { unlink(socketPath) }
     let timeout = 3
-    let server = try ServerProcess(
-      arguments: [
-        "--listen", "\(network.serverAddress):7070", "--listen", "unix:\(socketPath)",
-        "--dead-peer-timeout", "\(timeout)", "--log-level", "debug",
-      ], launcher: network.launcher(in: network.serverNamespace))
-    #expect(eventually { (try? LineClient(.unix(path: socketPath))) != nil })
-    let local = try LineClient(.unix(path: socketPath))
+    let server = try NamespacedServer(network, name: "dead-peer", deadPeerTimeout: timeout)
+    let local = try server.localClient()
 
     // One subscriber that only waits, one on a topic that keeps sending.
-    let idle = try RemoteSubscriber(network: network, stream: "quiet")
-    let busy = try RemoteSubscriber(network: network, stream: "busy")
+    let idle = try RemoteClient(network, lines: ["subscribe quiet"])
+    let busy = try RemoteClient(network, lines: ["subscribe busy"])
     #expect(
       eventually(timeout: .seconds(10)) { (try? local.stats()["subscriptions"]) == 2 },
-      "\(server.output)")
-    let publisher = Publisher(socketPath: socketPath)
+      "\(server.process.output)")
+    let publisher = Publisher(socketPath: server.socketPath)
     defer { publisher.stop() }
 
     // While the link is up, silence is not death: both outlive the timeout.
@@ -53,34 +46,13 @@ struct DeadPeerTests {
         (try? local.stats()["subscriptions"]) == 0
       }, "still subscribed \(ContinuousClock.now - cut) after the link went down")
     let stats = try local.stats()
-    #expect(stats["dead_peers_total"] == 2, "\(server.output)")
+    #expect(stats["dead_peers_total"] == 2, "\(server.process.output)")
     // Every subscription made has been disconnected, the one this read makes aside.
     #expect(stats["subscribes_total"].map { $0 - 1 } == stats["disconnects_total"])
     #expect(stats["connections"] == 2, "the local client and the publisher remain")
     _ = idle
     _ = busy
     _ = server
-  }
-}
-
-/// `nc` inside the client namespace, subscribed to one stream, reading whatever comes.
-private final class RemoteSubscriber {
-  private let process = Process()
-  private let input = Pipe()
-
-  init(network: TestNetwork, stream: String) throws {
-    let launcher = network.launcher(in: network.clientNamespace)
-    process.executableURL = URL(fileURLWithPath: launcher[0])
-    process.arguments = Array(launcher.dropFirst()) + ["nc", network.serverAddress, "7070"]
-    process.standardInput = input
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    input.fileHandleForWriting.write(Data("subscribe \(stream)\n".utf8))
-  }
-
-  deinit {
-    kill(process.processIdentifier, SIGKILL)
-    process.waitUntilExit()
   }
 }
 

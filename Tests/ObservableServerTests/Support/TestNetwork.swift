@@ -56,6 +56,11 @@ final class TestNetwork {
     try Self.ip("-n", clientNamespace, "link", "set", clientLink, "down")
   }
 
+  /// Brings the client's end of the link up again: packets flow once more.
+  func restoreClientLink() throws {
+    try Self.ip("-n", clientNamespace, "link", "set", clientLink, "up")
+  }
+
   /// The arguments that run a command inside `namespace`.
   func launcher(in namespace: String) -> [String] {
     [Self.ipPath, "netns", "exec", namespace]
