@@ -36,6 +36,12 @@ package final class ServerCounters: Sendable {
     package var tlsHandshakesTotal = 0
     /// TLS handshakes that failed or timed out, by kind.
     package var tlsHandshakeFailures = TLSHandshakeFailureCounts()
+    /// Values the topics' history holds now (`--history`).
+    package var historyValues = 0
+    /// Bytes they count against `--max-history-bytes`.
+    package var historyBytes = 0
+    /// Values the history forgot to `--history`, `--history-ttl` or `--max-history-bytes`.
+    package var historyEvictedTotal = 0
   }
 
   /// Inlinable with ``update(_:)`` and ``published(_:receivers:)``: the write path counts every
@@ -86,6 +92,8 @@ package final class ServerCounters: Sendable {
       ("batched_sends_total", now.batchedSendsTotal),
       ("tls_connections", now.tlsConnections), ("tls_handshakes_total", now.tlsHandshakesTotal),
       ("tls_handshake_failures_total", now.tlsHandshakeFailures.total),
+      ("history_values", now.historyValues), ("history_bytes", now.historyBytes),
+      ("history_evicted_total", now.historyEvictedTotal),
       ("uptime_s", uptimeSeconds),
     ]
     return Array(("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}").utf8)

@@ -136,6 +136,7 @@ package final class Session {
     case .help: ok(request) { HelpText.append(to: &$0) }
     case .auth: try authenticate(request)
     case .compress: return try compress(request)
+    case .history: try readHistory(request)
     }
     return true
   }
@@ -169,7 +170,19 @@ package final class Session {
     guard let name = request.stream else {
       throw ProtocolError(.badRequest, "subscribe needs \"stream\"")
     }
+    if request.positions || request.since != nil {
+      return try subscribeWithPositions(request, name)
+    }
     let stream = try context.registry.stream(named: name)
+    try checkRoom(for: name)
+    // The reply goes first, so that values (a retained one, say) follow it.
+    ok(request) { Self.appendStream(name, to: &$0) }
+    subscriptions.insert(name, stream.subscribe(observer: observerAfterReply()))
+    context.logger.debug("subscribed", metadata: ["peer": "\(output.peer)", "stream": "\(name)"])
+  }
+
+  /// Refuses a second subscription to `name`, and one past `--max-subscriptions`.
+  func checkRoom(for name: String) throws(ProtocolError) {
     guard !subscriptions.contains(name) else {
       throw ProtocolError(.alreadySubscribed, "already subscribed to \(name)")
     }
@@ -178,10 +191,6 @@ package final class Session {
       throw ProtocolError(
         .limitExceeded, "at most \(context.maxSubscriptions) subscriptions per connection")
     }
-    // The reply goes first, so that values (a retained one, say) follow it.
-    ok(request) { Self.appendStream(name, to: &$0) }
-    subscriptions.insert(name, stream.subscribe(observer: observerAfterReply()))
-    context.logger.debug("subscribed", metadata: ["peer": "\(output.peer)", "stream": "\(name)"])
   }
 
   private func unsubscribe(_ request: Request) throws(ProtocolError) {
@@ -241,7 +250,7 @@ package final class Session {
   let observer: StreamObserver
   let context: SessionContext
   private let scratch: PublishScratch
-  private var subscriptions = SessionSubscriptions()
+  var subscriptions = SessionSubscriptions()
   /// Where the subscriptions go when the session ends: the loop's disconnects to run.
   private let disconnects: PendingDisconnects
   /// The topic this connection published to last, which it most likely publishes to next.

@@ -14,9 +14,10 @@ import ObservableWire
 package final class StreamRegistry: Sendable {
   package init(
     sources: [any StreamSource], counters: ServerCounters, maxRetainedBytes: Int = 64 << 20,
-    replication: (any StreamReplication)? = nil
+    replication: (any StreamReplication)? = nil, history: StreamHistory? = nil
   ) {
     self.replication = replication
+    self.history = history
     topics = Locked(TopicTable(budget: RetainedBudget(limit: maxRetainedBytes, counters: counters)))
     self.sources = Dictionary(
       sources.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -79,6 +80,11 @@ package final class StreamRegistry: Sendable {
 
   /// Forgets the retained value of topic `name`; returns whether it had one.
   package func clearRetained(_ name: String) throws(ProtocolError) -> Bool {
+    guard let history else { return try clearRetainedValue(name) }
+    return try history.clearing(name) { () throws(ProtocolError) in try clearRetainedValue(name) }
+  }
+
+  private func clearRetainedValue(_ name: String) throws(ProtocolError) -> Bool {
     try StreamName.validate(name)
     if let source = sources[name] {
       throw ProtocolError(.readOnly, "\(name) is a read-only \(source.kind.rawValue) stream")
@@ -116,6 +122,12 @@ package final class StreamRegistry: Sendable {
     retain: Bool,
     lastTopic: inout Topic?
   ) -> (receivers: Int, refused: Bool) {
+    // With history on, the publish runs under its lock, which gives it its positions.
+    if let history {
+      return history.publish(lines, count: count, to: name, retain: retain) {
+        deliverLocally(lines, count: count, to: name, retain: retain, lastTopic: &lastTopic)
+      }
+    }
     let outcome = deliverLocally(
       lines, count: count, to: name, retain: retain, lastTopic: &lastTopic)
     // The one cost of clustering on this path when it is off: a test of an optional.
@@ -213,6 +225,8 @@ package final class StreamRegistry: Sendable {
   package let topics: Locked<TopicTable>
   /// What copies values to other nodes, with `--cluster`.
   package let replication: (any StreamReplication)?
+  /// The topics' history, with `--history N`.
+  package let history: StreamHistory?
 }
 
 private enum PublishTarget {

@@ -128,7 +128,10 @@ package final class Connection: ReadinessHandler, @unchecked Sendable {
       framing.maxLineBytes = min(settings.maxLineBytes, Self.unauthenticatedLineBytes)
       outbox.setLimit(min(settings.maxQueuedBytes, Self.unauthenticatedQueuedBytes))
     }
-    enqueue(Greeting.line(version: ReleaseVersion.current, authRequired: context.token != nil))
+    enqueue(
+      Greeting.line(
+        version: ReleaseVersion.current, authRequired: context.token != nil,
+        history: session.keepsHistory))
     session.start()
   }
 

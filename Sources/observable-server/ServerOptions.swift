@@ -132,6 +132,8 @@ struct ServerOptions: ParsableArguments {
 
   @OptionGroup var tls: TLSOptions
 
+  @OptionGroup var history: HistoryOptions
+
   func validate() throws {
     for address in listen where SchemedListenAddress.listen(address) == nil {
       throw ValidationError(
@@ -215,6 +217,7 @@ struct ServerOptions: ParsableArguments {
     configuration.deflateFlushesEachLine = deflateFlushEachLine
     if let threads { configuration.eventLoopCount = threads }
     if !cluster.isEmpty { configuration.cluster = try clusterConfiguration() }
+    try history.apply(to: &configuration)
     if let mode = ioUring.flatMap(SendBatching.init(rawValue:)) {
       configuration.sendBatching = mode
     }

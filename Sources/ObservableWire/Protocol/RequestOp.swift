@@ -1,6 +1,6 @@
 /// The operations a client can request, named as in the `"op"` field.
 package enum RequestOp: String, Sendable, CaseIterable {
-  case subscribe, unsubscribe, publish, clear, list, ping, auth, compress, help
+  case subscribe, unsubscribe, publish, clear, list, ping, auth, compress, help, history
 }
 
 extension RequestOp {
@@ -16,6 +16,7 @@ extension RequestOp {
     case .auth: "auth"
     case .compress: "compress"
     case .help: "help"
+    case .history: "history"
     }
   }
 }
