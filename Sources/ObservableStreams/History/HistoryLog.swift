@@ -17,6 +17,8 @@ struct HistoryLog {
   private(set) var droppedThrough: UInt64 = 0
   private(set) var values = 0
   private(set) var bytes = 0
+  /// The topic recorded to last, which the next value most likely goes to as well.
+  private var lastTopic: TopicHistory?
   /// Values evicted since the counters were last told.
   var evictedSinceReport = 0
 
@@ -27,7 +29,14 @@ struct HistoryLog {
   /// Keeps `line`, the plain line of one value of topic `name`; returns its sequence.
   mutating func record(_ line: [UInt8], name: String, at time: ContinuousClock.Instant) -> UInt64 {
     sequence += 1
-    let topic = topics[name] ?? makeTopic(name)
+    // A batch's lines share their topic: compared by name, it is not hashed again.
+    let topic: TopicHistory
+    if let last = lastTopic, !last.dropped, last.name == name {
+      topic = last
+    } else {
+      topic = topics[name] ?? makeTopic(name)
+      lastTopic = topic
+    }
     let entry = HistoryEntry(sequence: sequence, line: line, time: time)
     topic.append(entry)
     order.append((sequence, topic))

@@ -40,10 +40,19 @@ package final class StreamHistory: Sendable {
       var sequences: [UInt64] = []
       sequences.reserveCapacity(count)
       lines.withUnsafeBytes { bytes in
+        guard let base = bytes.baseAddress else { return }
         var start = 0
         while start < bytes.count {
-          let end = bytes[start...].firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
-          sequences.append(state.log.record(Array(bytes[start..<end]), name: name, at: now))
+          // memchr and one copy per line, not a scan and a copy byte by byte: this runs per value.
+          let end =
+            ByteSearch.first(0x0A, in: base + start, count: bytes.count - start)
+            .map { $0 - base + 1 } ?? bytes.count
+          let line = [UInt8](unsafeUninitializedCapacity: end - start) { buffer, initialized in
+            UnsafeMutableRawBufferPointer(buffer).copyMemory(
+              from: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+            initialized = end - start
+          }
+          sequences.append(state.log.record(line, name: name, at: now))
           start = end
         }
       }
