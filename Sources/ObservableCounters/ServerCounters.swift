@@ -44,6 +44,12 @@ package final class ServerCounters: Sendable {
     package var storeBatchesTotal = 0
     /// Store writes that failed (a full disk, an I/O error, a full queue).
     package var storeWriteErrorsTotal = 0
+    /// Values the topics' history holds now (`--history`).
+    package var historyValues = 0
+    /// Bytes they count against `--max-history-bytes`.
+    package var historyBytes = 0
+    /// Values the history forgot to `--history`, `--history-ttl` or `--max-history-bytes`.
+    package var historyEvictedTotal = 0
   }
 
   /// Inlinable with ``update(_:)`` and ``published(_:receivers:)``: the write path counts every
@@ -97,6 +103,8 @@ package final class ServerCounters: Sendable {
       ("store_queued_changes", now.storeQueued), ("store_batches_total", now.storeBatchesTotal),
       ("store_write_errors_total", now.storeWriteErrorsTotal),
       ("wills_published_total", now.willsPublishedTotal),
+      ("history_values", now.historyValues), ("history_bytes", now.historyBytes),
+      ("history_evicted_total", now.historyEvictedTotal),
       ("uptime_s", uptimeSeconds),
     ]
     return Array(("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}").utf8)

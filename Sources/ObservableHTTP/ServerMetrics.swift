@@ -110,6 +110,16 @@ package enum ServerMetrics {
       .single(
         p + "retained_bytes", .gauge, "Bytes all retained values take now.",
         snapshot.retainedBytes),
+      .single(
+        p + "history_values", .gauge, "Values the topics' history holds now.",
+        snapshot.historyValues),
+      .single(
+        p + "history_bytes", .gauge, "Bytes the history counts against --max-history-bytes.",
+        snapshot.historyBytes),
+      .single(
+        p + "history_evicted_total", .counter,
+        "Values the history forgot to --history, --history-ttl or --max-history-bytes.",
+        snapshot.historyEvictedTotal),
     ] + TLSMetrics.families(snapshot) + StoreMetrics.families(snapshot)
   }
 

@@ -140,6 +140,7 @@ package final class Session {
     case .compress: return try compress(request)
     case .will: try registerWill(request)
     case .bye: return sayBye(request)
+    case .history: try readHistory(request)
     }
     return true
   }
@@ -176,7 +177,19 @@ package final class Session {
     guard let name = request.stream else {
       throw ProtocolError(.badRequest, "subscribe needs \"stream\"")
     }
+    if request.positions || request.since != nil {
+      return try subscribeWithPositions(request, name)
+    }
     let stream = try context.registry.stream(named: name)
+    try checkRoom(for: name)
+    // The reply goes first, so that values (a retained one, say) follow it.
+    ok(request) { Self.appendStream(name, to: &$0) }
+    subscriptions.insert(name, stream.subscribe(observer: observerAfterReply()))
+    context.logger.debug("subscribed", metadata: ["peer": "\(output.peer)", "stream": "\(name)"])
+  }
+
+  /// Refuses a second subscription to `name`, and one past `--max-subscriptions`.
+  func checkRoom(for name: String) throws(ProtocolError) {
     guard !subscriptions.contains(name) else {
       throw ProtocolError(.alreadySubscribed, "already subscribed to \(name)")
     }
@@ -185,10 +198,6 @@ package final class Session {
       throw ProtocolError(
         .limitExceeded, "at most \(context.maxSubscriptions) subscriptions per connection")
     }
-    // The reply goes first, so that values (a retained one, say) follow it.
-    ok(request) { Self.appendStream(name, to: &$0) }
-    subscriptions.insert(name, stream.subscribe(observer: observerAfterReply()))
-    context.logger.debug("subscribed", metadata: ["peer": "\(output.peer)", "stream": "\(name)"])
   }
 
   private func unsubscribe(_ request: Request) throws(ProtocolError) {
@@ -223,7 +232,7 @@ package final class Session {
   let observer: StreamObserver
   let context: SessionContext
   private let scratch: PublishScratch
-  private var subscriptions = SessionSubscriptions()
+  var subscriptions = SessionSubscriptions()
   /// Where the subscriptions go when the session ends: the loop's disconnects to run.
   private let disconnects: PendingDisconnects
   /// The topic this connection published to last, which it most likely publishes to next.

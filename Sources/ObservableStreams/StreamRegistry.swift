@@ -13,9 +13,10 @@ import ObservableWire
 package final class StreamRegistry: Sendable {
   package init(
     sources: [any StreamSource], counters: ServerCounters, maxRetainedBytes: Int = 64 << 20,
-    replication: (any StreamReplication)? = nil
+    replication: (any StreamReplication)? = nil, history: StreamHistory? = nil
   ) {
     self.replication = replication
+    self.history = history
     topics = Locked(TopicTable(budget: RetainedBudget(limit: maxRetainedBytes, counters: counters)))
     self.sources = Dictionary(
       sources.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -67,19 +68,22 @@ package final class StreamRegistry: Sendable {
       }
     }
     let line = DeliveryEncoder.line(stream: name, rawValue: value)
-    let outcome = deliverLocally(line, count: 1, to: name, retain: retain, lastTopic: &lastTopic)
+    let outcome = deliverOutcome(line, count: 1, to: name, retain: retain, lastTopic: &lastTopic)
     guard !outcome.refused else {
       throw ProtocolError(
         .limitExceeded,
         "retained values would pass \(topics.withLock { $0.budget.limit }) bytes; nothing changed")
     }
-    // The one cost of clustering on this path when it is off: a test of an optional.
-    replication?.forward(line, count: 1, topic: name)
     return outcome.receivers
   }
 
   /// Forgets the retained value of topic `name`; returns whether it had one.
   package func clearRetained(_ name: String) throws(ProtocolError) -> Bool {
+    guard let history else { return try clearRetainedValue(name) }
+    return try history.clearing(name) { () throws(ProtocolError) in try clearRetainedValue(name) }
+  }
+
+  private func clearRetainedValue(_ name: String) throws(ProtocolError) -> Bool {
     try StreamName.validate(name)
     if let source = sources[name] {
       throw ProtocolError(.readOnly, "\(name) is a read-only \(source.kind.rawValue) stream")
@@ -104,11 +108,32 @@ package final class StreamRegistry: Sendable {
     retain: Bool,
     lastTopic: inout Topic?
   ) -> Int {
-    let outcome = deliverLocally(
+    let outcome = deliverOutcome(
       lines, count: count, to: name, retain: retain, lastTopic: &lastTopic)
     assert(!outcome.refused, "only a value to retain can be refused, and publish retains")
-    if !outcome.refused { replication?.forward(lines, count: count, topic: name) }
     return outcome.receivers
+  }
+
+  private func deliverOutcome(
+    _ lines: [UInt8],
+    count: Int,
+    to name: String,
+    retain: Bool,
+    lastTopic: inout Topic?
+  ) -> (receivers: Int, refused: Bool) {
+    // With history on, the publish runs under its lock, which gives it its positions.
+    if let history {
+      return history.publish(lines, count: count, to: name, retain: retain) {
+        deliverLocally(lines, count: count, to: name, retain: retain, lastTopic: &lastTopic)
+      }
+    }
+    let outcome = deliverLocally(
+      lines, count: count, to: name, retain: retain, lastTopic: &lastTopic)
+    // The one cost of clustering on this path when it is off: a test of an optional.
+    if let replication, !outcome.refused {
+      replication.forward(lines, count: count, topic: name)
+    }
+    return outcome
   }
 
   /// Delivers to this node's subscribers only.
@@ -199,6 +224,8 @@ package final class StreamRegistry: Sendable {
   package let topics: Locked<TopicTable>
   /// What copies values to other nodes, with `--cluster`.
   package let replication: (any StreamReplication)?
+  /// The topics' history, with `--history N`.
+  package let history: StreamHistory?
 }
 
 private enum PublishTarget {

@@ -132,6 +132,9 @@ package final class Topic: Sendable {
     }
   }
 
+  /// The retained value's line, if there is one.
+  package var retainedLine: [UInt8]? { state.withLock { $0.retained } }
+
   /// Direct subscribers, not counting pattern subscriptions that match.
   var subscriberCount: Int { state.withLock { $0.direct.count } }
 

@@ -144,7 +144,10 @@ package final class Connection: ReadinessHandler, @unchecked Sendable {
       framing.maxLineBytes = min(settings.maxLineBytes, Self.unauthenticatedLineBytes)
       outbox.setLimit(min(settings.maxQueuedBytes, Self.unauthenticatedQueuedBytes))
     }
-    send(Greeting.line(version: ReleaseVersion.current, authRequired: context.token != nil))
+    send(
+      Greeting.line(
+        version: ReleaseVersion.current, authRequired: context.token != nil,
+        history: session.keepsHistory))
     session.start()
   }
 

@@ -133,6 +133,7 @@ struct ServerOptions: ParsableArguments {
   @OptionGroup var tls: TLSOptions
 
   @OptionGroup var store: StoreOptions
+  @OptionGroup var history: HistoryOptions
 
   func validate() throws {
     for address in listen where SchemedListenAddress.listen(address) == nil {
@@ -222,6 +223,7 @@ struct ServerOptions: ParsableArguments {
     configuration.deflateFlushesEachLine = deflateFlushEachLine
     if let threads { configuration.eventLoopCount = threads }
     if !cluster.isEmpty { configuration.cluster = try clusterConfiguration() }
+    try history.apply(to: &configuration)
     if let mode = ioUring.flatMap(SendBatching.init(rawValue:)) {
       configuration.sendBatching = mode
     }

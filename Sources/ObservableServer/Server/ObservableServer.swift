@@ -48,7 +48,7 @@ public final class ObservableServer: Sendable {
     self.counters = counters
     registry = StreamRegistry(
       sources: sources, counters: counters, maxRetainedBytes: configuration.maxRetainedBytes,
-      replication: cluster)
+      replication: cluster, history: Self.history(configuration, counters))
     admission = Admission(
       limit: configuration.maxConnections, httpLimit: configuration.maxHTTPConnections,
       counters: counters)

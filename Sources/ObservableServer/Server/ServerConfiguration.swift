@@ -74,6 +74,14 @@ public struct ServerConfiguration: Sendable {
   public var maxSubscriptions = 10_000
   /// How many bytes all retained values together may take.
   public var maxRetainedBytes = 64 << 20
+  /// Values kept per topic for `since` and the `history` op (`--history`); 0 keeps none.
+  public var historyPerTopic = 0
+  /// How long a value stays in history (`--history-ttl`); `nil` for no limit.
+  public var historyTimeToLive: Duration?
+  /// Bytes all topics' history may take together (`--max-history-bytes`).
+  public var maxHistoryBytes = 64 << 20
+  /// The epoch of the history's positions; `nil` picks one at random when the server starts.
+  public var historyEpoch: UInt32?
   /// The zlib level (0 to 9) of connections that send `compress`: 1 is fastest, 9 smallest.
   ///
   /// 1, from fan-out to 100 compressed subscribers: level 1 cost the server 170 ns of CPU per

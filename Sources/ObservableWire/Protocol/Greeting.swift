@@ -7,8 +7,10 @@ package enum Greeting {
   /// `sub`, the pattern on deliveries through a pattern subscription (protocol 1.1).
   static let features = ["sub"]
 
-  /// `{"hello":"observable-server","version":…,"protocol":1,"features":[…],…}\n`
-  package static func line(version: String, authRequired: Bool) -> [UInt8] {
+  /// `{"hello":"observable-server","version":…,"protocol":1,"features":[…],…}\n`; `history`
+  /// joins the features when the server keeps topic history (`--history N`).
+  package static func line(version: String, authRequired: Bool, history: Bool = false) -> [UInt8] {
+    let features = history ? Self.features + ["history"] : Self.features
     var line: [UInt8] = []
     line.append(literal: #"{"hello":"observable-server","version":"#)
     JSONStringEncoding.append(version, to: &line)

@@ -4,6 +4,8 @@ package enum HelpText {
     "subscribe NAME            values of NAME arrive as {\"stream\":NAME,\"value\":V}",
     "subscribe a.*  /  a.>     patterns: * is one token, > is one or more trailing tokens;",
     "                          values arrive as {\"stream\":NAME,\"sub\":PATTERN,\"value\":V}",
+    "subscribe NAME SINCE      with --history: what NAME had after position SINCE, then live",
+    "history NAME [LIMIT]      with --history: NAME's last values, each with its \"pos\"",
     "unsubscribe NAME",
     "publish NAME VALUE        VALUE is JSON if it parses, else a string",
     "retain NAME VALUE         publish and keep VALUE for later subscribers",

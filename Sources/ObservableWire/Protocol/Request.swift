@@ -14,6 +14,12 @@ package struct Request {
   package var algorithm: String?
   /// For `list`: the last name of the previous page; the reply starts after it.
   package var after: String?
+  /// For `subscribe`: whether deliveries carry their position (`"pos":true`).
+  package var positions = false
+  /// For `subscribe`: the position to resume after (`"since"`), as the client sent it.
+  package var since: String?
+  /// For `history`: how many values at most.
+  package var limit: Int?
   /// Whether the line was the text shorthand, so that a hint in the reply can use it too.
   package var isShorthand = false
 

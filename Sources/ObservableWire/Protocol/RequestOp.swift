@@ -1,6 +1,6 @@
 /// The operations a client can request, named as in the `"op"` field.
 package enum RequestOp: String, Sendable, CaseIterable {
-  case subscribe, unsubscribe, publish, clear, list, ping, auth, compress, help
+  case subscribe, unsubscribe, publish, clear, list, ping, auth, compress, help, history
   case will, bye
 }
 
@@ -19,6 +19,7 @@ extension RequestOp {
     case .help: "help"
     case .will: "will"
     case .bye: "bye"
+    case .history: "history"
     }
   }
 }

@@ -57,6 +57,9 @@ package enum RequestParser {
       case "token": fields.token = member
       case "algorithm": fields.algorithm = member
       case "after": fields.after = member
+      case "pos": fields.positions = member
+      case "since": fields.since = member
+      case "limit": fields.limit = member
       default: continue
       }
     }
@@ -84,14 +87,15 @@ package enum RequestParser {
       }
       request.retain = line[retain.value.lowerBound] == UInt8(ascii: "t")
     }
+    try fields.readHistoryFields(into: &request, line)
     return request
   }
 }
 
 /// What has been read of a JSON request so far, so that errors can name its op and id.
-private struct RequestFields {
+struct RequestFields {
   /// The known keys seen so far, one bit each; unknown keys are ignored, duplicates included.
-  var seen: UInt8 = 0
+  var seen: UInt16 = 0
   var op: String?
   var id: UnsafeRawBufferPointer?
   // One slot per known key rather than an array, so that a request allocates nothing here.
@@ -101,8 +105,11 @@ private struct RequestFields {
   var token: JSONMember?
   var algorithm: JSONMember?
   var after: JSONMember?
+  var positions: JSONMember?
+  var since: JSONMember?
+  var limit: JSONMember?
 
-  static func bit(for key: String) -> UInt8 {
+  static func bit(for key: String) -> UInt16 {
     switch key {
     case "op": 1
     case "id": 2
@@ -112,6 +119,9 @@ private struct RequestFields {
     case "token": 32
     case "algorithm": 64
     case "after": 128
+    case "pos": 256
+    case "since": 512
+    case "limit": 1024
     default: 0
     }
   }

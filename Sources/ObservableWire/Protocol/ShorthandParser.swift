@@ -1,6 +1,7 @@
 /// Parses the text shorthand: `subscribe NAME`, `unsubscribe NAME`, `publish NAME VALUE...`,
-/// `retain NAME VALUE...`, `clear NAME`, `list [NAME [AFTER]]`, `ping`, `help`, `auth TOKEN`,
-/// `compress deflate`, `will NAME VALUE...`, `retainwill NAME VALUE...` and `bye`.
+/// `retain NAME VALUE...`, `clear NAME`, `subscribe NAME SINCE`, `history NAME [LIMIT]`,
+/// `list [NAME [AFTER]]`, `ping`, `help`, `auth TOKEN`, `compress deflate`, `will NAME VALUE...`,
+/// `retainwill NAME VALUE...` and `bye`.
 ///
 /// Command words are case-insensitive, and `sub`, `unsub` and `pub` stand for `subscribe`,
 /// `unsubscribe` and `publish`, as people type them at a terminal. A published value is the
@@ -34,7 +35,9 @@ package enum ShorthandParser {
       request.stream = filter.isEmpty ? nil : String(filter)
       request.after = after.isEmpty ? nil : String(after)
       return try body(request)
-    case .subscribe, .unsubscribe, .clear:
+    case .subscribe, .history:
+      return try body(parseHistoryArguments(rest, request))
+    case .unsubscribe, .clear:
       let (name, tail) = splitWord(rest)
       try expectPresent(name, "\(op.rawValue) NAME")
       try expectEnd(tail, op)
@@ -83,20 +86,20 @@ package enum ShorthandParser {
   /// The short forms people type, by the op they stand for.
   private static let aliases = ["sub": "subscribe", "unsub": "unsubscribe", "pub": "publish"]
 
-  private static func splitWord(_ text: Substring) -> (Substring, Substring) {
+  static func splitWord(_ text: Substring) -> (Substring, Substring) {
     let trimmed = text.drop { $0 == " " || $0 == "\t" }
     let end = trimmed.firstIndex { $0 == " " || $0 == "\t" } ?? trimmed.endIndex
     return (trimmed[..<end], trimmed[end...])
   }
 
-  private static func expectPresent(_ word: Substring, _ usage: String) throws(RequestRejection) {
+  static func expectPresent(_ word: Substring, _ usage: String) throws(RequestRejection) {
     guard word.isEmpty else { return }
     throw RequestRejection(
       op: usage.split(separator: " ").first.map(String.init),
       error: ProtocolError(.badRequest, "usage: \(usage)"))
   }
 
-  private static func expectEnd(_ rest: Substring, _ op: RequestOp) throws(RequestRejection) {
+  static func expectEnd(_ rest: Substring, _ op: RequestOp) throws(RequestRejection) {
     guard rest.allSatisfy({ $0 == " " || $0 == "\t" }) else {
       throw RequestRejection(
         op: op.rawValue, error: ProtocolError(.badRequest, "unexpected words after \(op.rawValue)"))

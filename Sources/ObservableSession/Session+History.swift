@@ -1,0 +1,46 @@
+import ObservableStreams
+import ObservableWire
+
+/// The requests of topic history: `subscribe` with `"pos":true` or `"since"`, and `history`.
+extension Session {
+  /// Subscribes with a position on every delivery, resuming after `since` when given; the
+  /// reply says `"recovered"` for a resume.
+  func subscribeWithPositions(_ request: Request, _ name: String) throws(ProtocolError) {
+    if context.cluster != nil {
+      throw ProtocolError(.unsupported, "history and positions are not available with --cluster")
+    }
+    try checkRoom(for: name)
+    let subscription = try context.registry.subscribeWithPositions(
+      name, since: request.since, observer: observerAfterReply()
+    ) { recovered in
+      ok(request) {
+        Self.appendStream(name, to: &$0)
+        if let recovered {
+          ReplyEncoder.key("recovered", to: &$0)
+          $0.append(contentsOf: (recovered ? "true" : "false").utf8)
+        }
+      }
+    }
+    subscriptions.insert(name, subscription)
+    context.logger.debug(
+      "subscribed with positions",
+      metadata: ["peer": "\(output.peer)", "stream": "\(name)", "since": "\(request.since ?? "")"])
+  }
+
+  /// Sends the last values of a stream, oldest first, each with its position, then the reply
+  /// with how many there were.
+  func readHistory(_ request: Request) throws(ProtocolError) {
+    guard let name = request.stream else {
+      throw ProtocolError(.badRequest, "history needs \"stream\"")
+    }
+    let read = try context.registry.readHistory(name, limit: request.limit)
+    if !read.lines.isEmpty { sendReply(read.lines) }
+    ok(request) {
+      Self.appendStream(name, to: &$0)
+      ReplyEncoder.integer("count", read.count, to: &$0)
+    }
+  }
+
+  /// Whether the greeting lists the feature `history`.
+  package var keepsHistory: Bool { context.registry.history != nil }
+}

@@ -1,0 +1,175 @@
+import Locking
+import ObservableCounters
+import ObservableWire
+
+/// The topics' history (`--history N`), the server-wide sequence, and the subscriptions whose
+/// deliveries carry positions.
+///
+/// One lock covers a whole publish while history is on: the sequence is taken, the value is
+/// kept and every subscriber (plain ones through the topic, positioned ones here) gets it
+/// before the next publish, on any loop, takes a sequence. So every subscriber, a pattern's
+/// across topics included, sees values in sequence order, and a resume, which reads the
+/// history and attaches under the same lock, can miss nothing and repeat nothing. The lock
+/// comes before the registry's and the topics' (history, registry, topic, outbox).
+package final class StreamHistory: Sendable {
+  package init(configuration: HistoryConfiguration, counters: ServerCounters) {
+    self.configuration = configuration
+    self.counters = counters
+    state = Locked(HistoryState(log: HistoryLog(configuration: configuration)))
+  }
+
+  package let configuration: HistoryConfiguration
+  private let counters: ServerCounters
+  private let state: Locked<HistoryState>
+
+  /// The epoch of this run's positions.
+  package var epoch: UInt32 { configuration.epoch }
+
+  /// Runs `deliver`, the plain fan-out of `lines` (`count` lines of topic `name`), keeps the
+  /// values unless it refused them, and hands them with positions to the positioned
+  /// subscriptions; returns the receivers of both.
+  func publish(
+    _ lines: [UInt8], count: Int, to name: String, retain: Bool,
+    deliver: () -> (receivers: Int, refused: Bool)
+  ) -> (receivers: Int, refused: Bool) {
+    let now = configuration.timeToLive == nil ? Self.timeless : ContinuousClock.now
+    return state.withLock { state in
+      var outcome = deliver()
+      guard !outcome.refused else { return outcome }
+      state.log.evictExpired(now: now)
+      var sequences: [UInt64] = []
+      sequences.reserveCapacity(count)
+      lines.withUnsafeBytes { bytes in
+        guard let base = bytes.baseAddress else { return }
+        var start = 0
+        while start < bytes.count {
+          // memchr and one copy per line, not a scan and a copy byte by byte: this runs per value.
+          let end =
+            ByteSearch.first(0x0A, in: base + start, count: bytes.count - start)
+            .map { $0 - base + 1 } ?? bytes.count
+          let line = [UInt8](unsafeUninitializedCapacity: end - start) { buffer, initialized in
+            UnsafeMutableRawBufferPointer(buffer).copyMemory(
+              from: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+            initialized = end - start
+          }
+          sequences.append(state.log.record(line, name: name, at: now))
+          start = end
+        }
+      }
+      if retain { state.retainedSequences[name] = sequences.last }
+      let positioned = state.subscribers.deliver(
+        lines, sequences: sequences, name: name, epoch: epoch)
+      outcome.receivers += positioned
+      report(&state.log, delivered: positioned * sequences.count)
+      return outcome
+    }
+  }
+
+  /// Runs `clear`, which forgets topic `name`'s retained value, under the history's lock.
+  func clearing(
+    _ name: String, _ clear: () throws(ProtocolError) -> Bool
+  ) throws(ProtocolError) -> Bool {
+    let outcome: Result<Bool, ProtocolError> = state.withLock { state in
+      do throws(ProtocolError) {
+        let cleared = try clear()
+        state.retainedSequences[name] = nil
+        return .success(cleared)
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try outcome.get()
+  }
+
+  /// Attaches `observer` to `name` (a pattern when `isPattern`) with positions: first the
+  /// values after `since` (or, without it, the retained values), then every live value.
+  ///
+  /// `reply` runs first, under the lock, with whether the history reached back to `since`
+  /// (`nil` without it), so the subscribe's reply comes before the values it announces.
+  /// `retained` gives the retained lines of the topics `name` names. Returns what detaches it.
+  func subscribe(
+    _ name: String, isPattern: Bool, since: StreamPosition?, observer: StreamObserver,
+    retained: () -> [(topic: String, line: [UInt8])], reply: (Bool?) -> Void
+  ) -> @Sendable () -> Void {
+    let key = SubscriptionKey.next()
+    let now = configuration.timeToLive == nil ? Self.timeless : ContinuousClock.now
+    state.withLock { state in
+      state.log.evictExpired(now: now)
+      var picks: [HistoryPick] = []
+      var recovered: Bool?
+      var retainedAfter: UInt64?
+      if let since {
+        let sameEpoch = since.epoch == epoch
+        let after = sameEpoch ? since.sequence : 0
+        recovered = sameEpoch && state.log.reaches(back: after, name, isPattern: isPattern)
+        picks = HistoryPick.after(after, in: state.log.topics(named: name, isPattern: isPattern))
+        // A resume that missed values also gets what is retained and no longer in history.
+        if recovered == false { retainedAfter = after }
+      } else {
+        retainedAfter = 0
+      }
+      if let after = retainedAfter {
+        let extra = retained().compactMap { topic, line -> HistoryPick? in
+          guard let sequence = state.retainedSequences[topic], sequence > after,
+            since == nil || state.log.topics[topic]?.holds(sequence) != true
+          else { return nil }
+          return HistoryPick(sequence: sequence, line: line, topic: topic)
+        }
+        if !extra.isEmpty { picks = (extra + picks).sorted { $0.sequence < $1.sequence } }
+      }
+      reply(recovered)
+      if !picks.isEmpty {
+        observer.next(
+          HistoryPick.encode(picks, name: name, isPattern: isPattern, epoch: epoch))
+      }
+      state.subscribers.insert(observer, key: key, name: name, isPattern: isPattern)
+      report(&state.log, delivered: picks.count)
+    }
+    counters.update {
+      $0.subscribesTotal += 1
+      $0.subscriptions += 1
+    }
+    return { [self] in
+      state.withLock { $0.subscribers.remove(key: key, name: name, isPattern: isPattern) }
+      counters.update {
+        $0.disconnectsTotal += 1
+        $0.subscriptions -= 1
+      }
+    }
+  }
+
+  /// The last `limit` values of `name` (a pattern's topics together, when `isPattern`), oldest
+  /// first, each a line with its position, and how many there are.
+  package func read(_ name: String, isPattern: Bool, limit: Int?) -> (lines: [UInt8], count: Int) {
+    let now = configuration.timeToLive == nil ? Self.timeless : ContinuousClock.now
+    let picks = state.withLock { state in
+      state.log.evictExpired(now: now)
+      report(&state.log, delivered: 0)
+      return HistoryPick.last(limit, in: state.log.topics(named: name, isPattern: isPattern))
+    }
+    return (HistoryPick.encode(picks, name: name, isPattern: isPattern, epoch: epoch), picks.count)
+  }
+
+  /// Brings the history's counters up to date; called under the lock, so they change in order.
+  private func report(_ log: inout HistoryLog, delivered: Int) {
+    let evicted = log.evictedSinceReport
+    log.evictedSinceReport = 0
+    counters.update {
+      $0.historyValues = log.values
+      $0.historyBytes = log.bytes
+      $0.historyEvictedTotal += evicted
+      $0.deliveredTotal += delivered
+    }
+  }
+
+  /// The time kept with each value when no `--history-ttl` reads it, so no clock is read.
+  private static let timeless = ContinuousClock.Instant.now
+}
+
+/// What the history's lock guards.
+private struct HistoryState {
+  var log: HistoryLog
+  var subscribers = PositionedSubscribers()
+  /// The sequence of each topic's retained value, for the position it is delivered with.
+  var retainedSequences: [String: UInt64] = [:]
+}

@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""A subscriber that is cut off many times at random moments and resumes with `since`, while a
+publisher writes to several topics; over TCP or WebSocket, by exact names or by a pattern.
+
+Usage: history_resume.py --port PORT [--http-port PORT] --transport tcp|ws --mode exact|pattern
+Prints one JSON object: what arrived, how often, and every gap, duplicate or disorder seen; the
+Swift test decides what is right. A gap right after a reply with "recovered":false is counted
+as reported; any other gap is silent. Exits 2 when the run does not finish in time.
+"""
+import argparse
+import asyncio
+import json
+import random
+import socket
+import struct
+import sys
+import time
+
+import websockets
+
+DEADLINE = 60
+# What the subscriber saw so far, printed to standard error when the run times out.
+PARTIAL = {}
+
+
+class Line:
+    """A connection that sends and receives lines, over TCP or WebSocket."""
+
+    async def open(self, options):
+        self.transport = options.transport
+        if self.transport == "tcp":
+            self.reader, self.writer = await asyncio.open_connection(
+                "127.0.0.1", options.port, limit=1 << 24)
+            await self.receive()  # the greeting
+        else:
+            self.ws = await websockets.connect(
+                f"ws://127.0.0.1:{options.http_port}/ws", compression=None, max_size=None,
+                max_queue=None)
+            await self.receive()
+        return self
+
+    async def send(self, text):
+        if self.transport == "tcp":
+            self.writer.write((text + "\n").encode())
+            await self.writer.drain()
+        else:
+            await self.ws.send(text)
+
+    async def receive(self):
+        if self.transport == "tcp":
+            line = await self.reader.readline()
+            if not line:
+                raise ConnectionError("closed")
+            return json.loads(line)
+        return json.loads(await self.ws.recv())
+
+    def reset(self):
+        """Cuts the connection with a reset, as a crash or a dropped link would."""
+        transport = self.writer.transport if self.transport == "tcp" else self.ws.transport
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        transport.abort()
+
+
+async def publish(options, topics):
+    line = await Line().open(options)
+    total = options.values * len(topics)
+    replies = 0
+
+    async def count_replies():
+        nonlocal replies
+        while replies < total:
+            message = await line.receive()
+            if message.get("ok") is not True:
+                raise RuntimeError(f"publish refused: {message}")
+            replies += 1
+
+    counter = asyncio.create_task(count_replies())
+    for n in range(options.values):
+        for topic in topics:
+            await line.send(json.dumps({"op": "publish", "stream": topic, "value": {"n": n}}))
+        if n % options.pace == options.pace - 1:
+            await asyncio.sleep(0.005)
+    # Every publish is answered before the connection goes, so none is lost with it.
+    await asyncio.wait_for(counter, DEADLINE)
+    line.reset()
+
+
+async def subscribe(options, topics, started):
+    rng = random.Random(options.seed)
+    subscriptions = ["r.*"] if options.mode == "pattern" else topics
+    last_pos = {name: None for name in subscriptions}
+    recovered_last = {name: True for name in subscriptions}
+    last_n = {topic: -1 for topic in topics}
+    last_seq = {name: 0 for name in subscriptions}
+    stats = PARTIAL
+    stats.update({"received": 0, "connections": 0, "resumes": 0, "recovered_false": 0, "reported_gaps": 0,
+             "silent_gaps": [], "duplicates": [], "disorder": [], "epochs": set(),
+             "last_n": last_n})
+    first = True
+    while any(n < options.values - 1 for n in last_n.values()):
+        line = await Line().open(options)
+        stats["connections"] += 1
+        for name in subscriptions:
+            request = {"op": "subscribe", "stream": name, "pos": True}
+            if last_pos[name] is not None:
+                request["since"] = last_pos[name]
+            await line.send(json.dumps(request))
+        if first:
+            started.set()
+            first = False
+        cut_after = rng.randint(options.min_lines, options.max_lines)
+        seen_here = 0
+        try:
+            while seen_here < cut_after and any(n < options.values - 1 for n in last_n.values()):
+                message = await asyncio.wait_for(line.receive(), 10)
+                if "ok" in message:
+                    if message.get("ok") is not True:
+                        raise RuntimeError(f"refused: {message}")
+                    if "recovered" in message:
+                        stats["resumes"] += 1
+                        recovered_last[message["stream"]] = message["recovered"]
+                        if not message["recovered"]:
+                            stats["recovered_false"] += 1
+                    continue
+                name = message.get("sub", message["stream"])
+                topic = message["stream"]
+                epoch, sequence = message["pos"].split("-")
+                stats["epochs"].add(epoch)
+                sequence = int(sequence)
+                n = message["value"]["n"]
+                stats["received"] += 1
+                seen_here += 1
+                if sequence <= last_seq[name]:
+                    stats["disorder"].append([name, last_seq[name], sequence])
+                last_seq[name] = sequence
+                last_pos[name] = message["pos"]
+                if n <= last_n[topic]:
+                    stats["duplicates"].append([topic, last_n[topic], n])
+                elif n != last_n[topic] + 1:
+                    if recovered_last[name]:
+                        stats["silent_gaps"].append([topic, last_n[topic], n])
+                    else:
+                        stats["reported_gaps"] += 1
+                last_n[topic] = max(last_n[topic], n)
+        finally:
+            line.reset()
+        await asyncio.sleep(rng.random() * options.pause)
+    stats["epochs"] = sorted(stats["epochs"])
+    return stats
+
+
+async def main(options):
+    topics = [f"r.{index}" for index in range(options.topics)]
+    started = asyncio.Event()
+    subscriber = asyncio.create_task(subscribe(options, topics, started))
+    await asyncio.wait_for(started.wait(), 10)
+    await asyncio.sleep(0.2)  # the first subscriptions are in place before the first value
+    begun = time.monotonic()
+    publisher = asyncio.create_task(publish(options, topics))
+    # A publisher that fails ends the run at once rather than leaving the subscriber waiting.
+    await asyncio.wait([subscriber, publisher], timeout=DEADLINE, return_when=asyncio.FIRST_EXCEPTION)
+    if publisher.done() and publisher.exception():
+        raise publisher.exception()
+    stats = await asyncio.wait_for(subscriber, DEADLINE)
+    await publisher
+    stats["seconds"] = round(time.monotonic() - begun, 3)
+    print(json.dumps(stats))
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--http-port", type=int, default=0)
+    parser.add_argument("--transport", choices=["tcp", "ws"], default="tcp")
+    parser.add_argument("--mode", choices=["exact", "pattern"], default="exact")
+    parser.add_argument("--topics", type=int, default=20)
+    parser.add_argument("--values", type=int, default=500, help="values per topic")
+    parser.add_argument("--pace", type=int, default=5, help="rounds between 5 ms pauses")
+    parser.add_argument("--min-lines", type=int, default=20)
+    parser.add_argument("--max-lines", type=int, default=200)
+    parser.add_argument("--pause", type=float, default=0.01, help="longest wait to reconnect")
+    parser.add_argument("--seed", type=int, default=1)
+    try:
+        asyncio.run(main(parser.parse_args()))
+    except asyncio.TimeoutError:
+        PARTIAL["epochs"] = sorted(PARTIAL.get("epochs", []))
+        print(json.dumps(PARTIAL), file=sys.stderr)
+        sys.exit(2)
