@@ -7,8 +7,9 @@ extension HTTPRouter {
   package init(
     counters: ServerCounters, allowOrigins: [String], cluster: ClusterLink?,
     isServing: @escaping @Sendable () -> Bool, scheme: String = "http", token: String? = nil,
-    eventHeartbeat: Duration = .seconds(15)
+    eventHeartbeat: Duration = .seconds(15), keepsHistory: Bool = false
   ) {
+    self.keepsHistory = keepsHistory
     self.token = token
     self.eventHeartbeat = eventHeartbeat
     self.allowOrigins = allowOrigins

@@ -39,7 +39,8 @@ extension HTTPRouter {
     if let refusal = refusal(for: token) { return .respond(refusal, includingBody: true) }
     let request = ServerSentEventsRequest(
       streams: streams, token: self.token == nil ? nil : token,
-      lastEventID: head.headers["Last-Event-ID"] ?? query.first("lastEventId"))
+      lastEventID: head.headers["Last-Event-ID"] ?? query.first("lastEventId"),
+      positions: keepsHistory)
     return .stream(
       head: Self.eventStreamHead,
       framing: ServerSentEventsFraming(

@@ -28,6 +28,9 @@ package struct HTTPRouter: HTTPRoutes, Sendable {
   var token: String?
   /// How often an idle `/sse` stream gets a comment.
   var eventHeartbeat: Duration = .seconds(15)
+  /// Whether the server keeps history (`--history`): `/sse` events then carry positions as
+  /// their `id:`, and a reconnecting `EventSource` resumes from its `Last-Event-ID`.
+  var keepsHistory = false
 
   /// The route for `head`.
   package func route(_ head: HTTPRequestHead) -> Route {

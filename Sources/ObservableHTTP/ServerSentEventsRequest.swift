@@ -5,8 +5,9 @@ import ObservableWire
 ///
 /// This is the one place an SSE request becomes protocol: `Last-Event-ID` (sent by a
 /// reconnecting `EventSource`) becomes each subscribe's `"since"`, so resuming is the
-/// line protocol's resume. Until a server keeps history, a subscribe ignores `"since"` and a
-/// resumed stream starts with the retained values, as a new one does.
+/// line protocol's resume. With history, every subscribe asks for positions (`"pos":true`), which
+/// become the events' `id:`; without it, there are no ids, so a browser sends no
+/// `Last-Event-ID` and a resumed stream starts with the retained values, as a new one does.
 struct ServerSentEventsRequest {
   /// The stream names and patterns to subscribe to.
   let streams: [String]
@@ -14,6 +15,8 @@ struct ServerSentEventsRequest {
   let token: String?
   /// The last event's `id:` the client saw, if it is resuming.
   let lastEventID: String?
+  /// Whether the server keeps history, so that subscribes may ask for positions.
+  var positions = false
 
   /// The request lines, each ending in `\n`.
   var lines: [[UInt8]] {
@@ -29,9 +32,11 @@ struct ServerSentEventsRequest {
       var line: [UInt8] = []
       line.append(literal: #"{"op":"subscribe","stream":"#)
       JSONStringEncoding.append(stream, to: &line)
-      if let lastEventID {
+      if positions, let lastEventID {
         line.append(literal: #","since":"#)
         JSONStringEncoding.append(lastEventID, to: &line)
+      } else if positions {
+        line.append(literal: #","pos":true"#)
       }
       line.append(literal: "}\n")
       lines.append(line)

@@ -124,7 +124,8 @@ public final class ObservableServer: Sendable {
       ? HTTPRouter(
         counters: counters, allowOrigins: configuration.allowOrigins, cluster: registry.cluster,
         isServing: { admission.isAccepting }, scheme: socket.servesTLS ? "https" : "http",
-        token: configuration.token, eventHeartbeat: configuration.serverSentEventsHeartbeat)
+        token: configuration.token, eventHeartbeat: configuration.serverSentEventsHeartbeat,
+        keepsHistory: configuration.historyPerTopic > 0 && registry.cluster == nil)
       : nil
     let slots: Admission.Slots = router == nil ? .line : .http
     let certificates = socket.servesTLS ? parts.tls : nil

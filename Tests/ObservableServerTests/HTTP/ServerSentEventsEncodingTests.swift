@@ -17,7 +17,7 @@ struct ServerSentEventsEncodingTests {
 
   @Test func lastEventIDBecomesSinceOnEverySubscribe() {
     let lines = ServerSentEventsRequest(
-      streams: ["a", "b.*"], token: "t\"k", lastEventID: "7-42"
+      streams: ["a", "b.*"], token: "t\"k", lastEventID: "7-42", positions: true
     ).lines.map { String(decoding: $0, as: UTF8.self) }
     #expect(
       lines == [
@@ -25,11 +25,36 @@ struct ServerSentEventsEncodingTests {
         #"{"op":"subscribe","stream":"a","since":"7-42"}"# + "\n",
         #"{"op":"subscribe","stream":"b.*","since":"7-42"}"# + "\n",
       ])
-    let fresh = ServerSentEventsRequest(streams: ["a"], token: nil, lastEventID: nil).lines
+    let fresh = ServerSentEventsRequest(
+      streams: ["a"], token: nil, lastEventID: nil, positions: true
+    ).lines
     #expect(
       fresh.map { String(decoding: $0, as: UTF8.self) } == [
+        #"{"op":"subscribe","stream":"a","pos":true}"# + "\n"
+      ])
+    // Without history there are no positions to ask for or resume from.
+    let plain = ServerSentEventsRequest(streams: ["a"], token: nil, lastEventID: "7-42").lines
+    #expect(
+      plain.map { String(decoding: $0, as: UTF8.self) } == [
         #"{"op":"subscribe","stream":"a"}"# + "\n"
       ])
+  }
+
+  @Test func aPositionBecomesTheEventsIDAndAnUnrecoveredResumeAGap() {
+    let lines =
+      #"{"stream":"a","value":{"pos":"x"},"pos":"5f3a09c2-1042"}"# + "\n"
+      + #"{"stream":"b","value":"ends in \",\"pos\":\"1-2\""}"# + "\n"
+      + #"{"ok":true,"op":"subscribe","stream":"a","recovered":false}"# + "\n"
+      + #"{"ok":true,"op":"subscribe","stream":"c","recovered":true}"# + "\n"
+    var out: [UInt8] = []
+    Array(lines.utf8).withUnsafeBytes { ServerSentEvents.append(lines: $0, to: &out) }
+    #expect(
+      String(decoding: out, as: UTF8.self)
+        == "event: a\nid: 5f3a09c2-1042\n"
+        + "data: {\"stream\":\"a\",\"value\":{\"pos\":\"x\"},\"pos\":\"5f3a09c2-1042\"}\n\n"
+        + "event: b\ndata: {\"stream\":\"b\",\"value\":\"ends in \\\",\\\"pos\\\":\\\"1-2\\\"\"}\n\n"
+        + "event: gap\n"
+        + "data: {\"ok\":true,\"op\":\"subscribe\",\"stream\":\"a\",\"recovered\":false}\n\n")
   }
 
   @Test func deliveriesAndErrorsBecomeEventsAndOtherRepliesVanish() {
