@@ -22,6 +22,10 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     // Latency percentiles for the benchmark: a maintained HDR histogram beats writing one.
     .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+    // Signed tokens (JWT): a maintained package rather than our own crypto. It builds on
+    // swift-crypto and FoundationEssentials, not SwiftNIO or Foundation proper.
+    .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
+    .package(url: "https://github.com/apple/swift-crypto", "4.1.0"..<"6.0.0"),
   ],
   targets: [
     // The specification: an Observable with one channel and no completion or failure.
@@ -77,6 +81,15 @@ let package = Package(
     ),
     // Raw deflate streams on zlib, for the `compress` op.
     .target(name: "Deflate", dependencies: ["CZlib"]),
+    // Who may do what: the authorization file's users and rules, hashed tokens, signed tokens
+    // (JWT) and each connection's cached decisions. No sockets, no threads of its own.
+    .target(
+      name: "ObservableAuthorization",
+      dependencies: [
+        "Locking", "ObservableWire", .product(name: "JWTKit", package: "jwt-kit"),
+        .product(name: "Crypto", package: "swift-crypto"),
+      ]
+    ),
 
     .target(
       name: "ObservableServer",
@@ -156,6 +169,14 @@ let package = Package(
     .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"]),
     // The NATS client against its own fakes and against a real nats-server it starts.
     .testTarget(name: "NATSTests", dependencies: ["NATS", "TestSupport"]),
+    // The authorization file, the permission matrix and JWTs minted in the test.
+    .testTarget(
+      name: "ObservableAuthorizationTests",
+      dependencies: [
+        "ObservableAuthorization", "ObservableWire", "TestSupport",
+        .product(name: "JWTKit", package: "jwt-kit"),
+      ]
+    ),
     .testTarget(
       name: "ObservableClientTests",
       dependencies: [

@@ -20,7 +20,9 @@ package enum JSONScanner {
   /// If the document (one value plus optional whitespace) is a JSON object, returns its members in
   /// order, duplicates included; returns `nil` for any other valid document and throws for invalid
   /// JSON.
-  static func scanObject(_ bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> [JSONMember]? {
+  package static func scanObject(_ bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError)
+    -> [JSONMember]?
+  {
     let result = try scan(bytes, collectMembers: true)
     return result.document.kind == .object ? result.members : nil
   }

@@ -11,7 +11,7 @@ package enum HelpText {
     "list [NAME [AFTER]]       streams with their kind and subscribers; NAME may be a pattern;",
     "                          1000 a reply, then \"next\": pass it as AFTER for the rest",
     "ping",
-    "auth TOKEN",
+    "auth [USER] TOKEN         USER: a user of the server's --auth-file",
     "compress deflate          raw deflate both ways from the next byte on",
     "commands are case-insensitive; sub, unsub and pub are short for the long forms",
     "JSON requests: {\"op\":\"subscribe\",\"stream\":\"clock\",\"id\":1}",

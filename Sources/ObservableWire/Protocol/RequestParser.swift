@@ -57,6 +57,8 @@ package enum RequestParser {
       case "token": fields.token = member
       case "algorithm": fields.algorithm = member
       case "after": fields.after = member
+      case "user": fields.user = member
+      case "jwt": fields.jwt = member
       default: continue
       }
     }
@@ -77,6 +79,8 @@ package enum RequestParser {
     request.token = try fields.string(fields.token, in: line)
     request.algorithm = try fields.string(fields.algorithm, in: line)
     request.after = try fields.string(fields.after, in: line)
+    request.user = try fields.string(fields.user, in: line)
+    request.jwt = try fields.string(fields.jwt, in: line)
     request.value = fields.value.map { UnsafeRawBufferPointer(rebasing: line[$0.value]) }
     if let retain = fields.retain {
       guard retain.kind == .bool else {
@@ -91,7 +95,7 @@ package enum RequestParser {
 /// What has been read of a JSON request so far, so that errors can name its op and id.
 private struct RequestFields {
   /// The known keys seen so far, one bit each; unknown keys are ignored, duplicates included.
-  var seen: UInt8 = 0
+  var seen: UInt16 = 0
   var op: String?
   var id: UnsafeRawBufferPointer?
   // One slot per known key rather than an array, so that a request allocates nothing here.
@@ -101,8 +105,10 @@ private struct RequestFields {
   var token: JSONMember?
   var algorithm: JSONMember?
   var after: JSONMember?
+  var user: JSONMember?
+  var jwt: JSONMember?
 
-  static func bit(for key: String) -> UInt8 {
+  static func bit(for key: String) -> UInt16 {
     switch key {
     case "op": 1
     case "id": 2
@@ -112,6 +118,8 @@ private struct RequestFields {
     case "token": 32
     case "algorithm": 64
     case "after": 128
+    case "user": 256
+    case "jwt": 512
     default: 0
     }
   }

@@ -1,0 +1,67 @@
+/// One connection's identity and its decisions so far, topic by topic, so that a connection
+/// that publishes to or receives from the same topics pays for each rule check once.
+///
+/// Used on the connection's loop only. A reload of the rules (a new ``AccessPolicy/generation``)
+/// throws the decisions away and fetches the identity's permissions again.
+package struct ConnectionAccess {
+  /// Who the connection is; `nil` before `auth`.
+  package private(set) var identity: Identity?
+  /// What it may do, as of `generation`; nothing before `auth`.
+  package private(set) var permissions = Permissions()
+  private var generation = -1
+  private var publishing: [String: Bool] = [:]
+  private var receiving: [String: Bool] = [:]
+
+  /// Decisions kept per action; past this the cache starts again, which bounds a connection
+  /// that touches endless distinct topics.
+  package static let cacheLimit = 4096
+
+  package init() {}
+
+  /// The connection proved `identity`: its permissions come from `policy` from now on.
+  package mutating func authenticated(as identity: Identity, policy: AccessPolicy) {
+    self.identity = identity
+    generation = -1
+    refresh(policy)
+  }
+
+  /// Fetches fresh permissions when the rules were reloaded; returns whether they were.
+  @discardableResult
+  package mutating func refresh(_ policy: AccessPolicy) -> Bool {
+    let current = policy.generation
+    guard current != generation else { return false }
+    generation = current
+    publishing.removeAll(keepingCapacity: true)
+    receiving.removeAll(keepingCapacity: true)
+    permissions = identity.flatMap { policy.permissions(of: $0) } ?? Permissions()
+    return true
+  }
+
+  /// Whether the connection may publish, retain on or clear `name`.
+  package mutating func mayPublish(_ name: String, policy: AccessPolicy) -> Bool {
+    refresh(policy)
+    if let decided = publishing[name] { return decided }
+    let allowed = permissions.mayPublish(name)
+    if publishing.count >= Self.cacheLimit { publishing.removeAll(keepingCapacity: true) }
+    publishing[name] = allowed
+    return allowed
+  }
+
+  /// Whether a value on the topic `name` may reach this connection.
+  package mutating func mayReceive(_ name: String, policy: AccessPolicy) -> Bool {
+    refresh(policy)
+    if let decided = receiving[name] { return decided }
+    let allowed = permissions.mayReceive(name)
+    if receiving.count >= Self.cacheLimit { receiving.removeAll(keepingCapacity: true) }
+    receiving[name] = allowed
+    return allowed
+  }
+
+  /// How much of the subscription `pattern` the connection may receive.
+  package mutating func subscribeScope(_ pattern: String, policy: AccessPolicy)
+    -> PermissionRules.Scope
+  {
+    refresh(policy)
+    return permissions.subscribeScope(RulePattern(trusted: pattern))
+  }
+}
