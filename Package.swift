@@ -96,7 +96,7 @@ let package = Package(
       dependencies: [
         "IndefiniteObservable", "Locking", "CLinux", "CZlib", "CSystemd", "WebSocket", "NATS",
         "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX",
-        "ObservableLogging", "ObservableStreams", "Deflate",
+        "ObservableLogging", "ObservableStreams", "Deflate", "ObservableAuthorization",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -121,7 +121,7 @@ let package = Package(
     .executableTarget(
       name: "observable-server",
       dependencies: [
-        "ObservableServer",
+        "ObservableServer", "ObservableAuthorization",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]

@@ -9,6 +9,8 @@ package struct ConnectionAccess {
   /// What it may do, as of `generation`; nothing before `auth`.
   package private(set) var permissions = Permissions()
   private var generation = -1
+  /// Counts `auth`s, so that the expiry timer of a signed token replaced since does nothing.
+  package private(set) var authentications = 0
   private var publishing: [String: Bool] = [:]
   private var receiving: [String: Bool] = [:]
 
@@ -18,9 +20,23 @@ package struct ConnectionAccess {
 
   package init() {}
 
+  /// Before `auth`: no identity, or everything when `policy` asks for no credentials at all.
+  package init(policy: AccessPolicy) {
+    if !policy.requiresAuthentication { authenticated(as: .everything, policy: policy) }
+  }
+
+  /// Whether every request is allowed, so that the session need not ask.
+  package var isUnrestricted: Bool { identity == .everything }
+
+  /// Whether the decisions are those of the rules in force (no reload since).
+  package func isCurrent(_ policy: AccessPolicy) -> Bool {
+    isUnrestricted || policy.generation == generation
+  }
+
   /// The connection proved `identity`: its permissions come from `policy` from now on.
   package mutating func authenticated(as identity: Identity, policy: AccessPolicy) {
     self.identity = identity
+    authentications += 1
     generation = -1
     refresh(policy)
   }

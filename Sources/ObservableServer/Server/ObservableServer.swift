@@ -1,6 +1,7 @@
 import Glibc
 import Locking
 import Logging
+import ObservableAuthorization
 import ObservableCounters
 import ObservableLogging
 import ObservablePOSIX
@@ -102,7 +103,9 @@ public final class ObservableServer: Sendable {
       httpHeadTimeout: configuration.httpHeadTimeout, deflateLevel: configuration.deflateLevel,
       deflateFlushesEachLine: configuration.deflateFlushesEachLine)
     let context = SessionContext(
-      registry: registry, token: configuration.token, authTimeout: configuration.authTimeout,
+      registry: registry, token: configuration.token,
+      access: configuration.access ?? AccessPolicy(sharedToken: configuration.token),
+      authTimeout: configuration.authTimeout,
       maxSubscriptions: configuration.maxSubscriptions,
       warnings: warnings, counters: counters, logger: logger)
     let admission = admission

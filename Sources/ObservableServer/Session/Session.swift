@@ -1,5 +1,6 @@
 import IndefiniteObservable
 import Logging
+import ObservableAuthorization
 import ObservableStreams
 import ObservableWire
 
@@ -22,7 +23,8 @@ final class Session {
     self.context = context
     self.scratch = scratch
     self.disconnects = disconnects
-    authenticated = context.token == nil
+    access = ConnectionAccess(policy: context.access)
+    authenticated = !context.access.requiresAuthentication
   }
 
   /// Handles one request line; returns `false` when the rest of the input is no longer lines
@@ -31,7 +33,7 @@ final class Session {
     // After a wrong token (or an HTTP request) nothing more is read; the rest is dropped.
     guard !closing else { return false }
     let publish = PublishShape.parts(of: line)
-    if let publish, authenticated,
+    if let publish, authenticated, access.isCurrent(context.access),
       context.registry.cluster?.fits(lineBytes: publish.deliveryBody.count + 2) ?? true,
       batch.append(publish, continuing: lastTopic, scratch: scratch)
     {
@@ -147,6 +149,7 @@ final class Session {
     guard let value = request.value else {
       throw ProtocolError(.badRequest, "publish needs \"value\"")
     }
+    try authorizePublish(name)
     if let cluster = context.registry.cluster {
       if try publishClustered(request, name, value, cluster) { return }
     }
@@ -170,6 +173,7 @@ final class Session {
       throw ProtocolError(.badRequest, "subscribe needs \"stream\"")
     }
     let stream = try context.registry.stream(named: name)
+    try authorizeSubscribe(name)
     guard !subscriptions.contains(name) else {
       throw ProtocolError(.alreadySubscribed, "already subscribed to \(name)")
     }
@@ -180,7 +184,7 @@ final class Session {
     }
     // The reply goes first, so that values (a retained one, say) follow it.
     ok(request) { Self.appendStream(name, to: &$0) }
-    subscriptions.insert(name, stream.subscribe(observer: observerAfterReply()))
+    subscriptions.insert(name, stream.subscribe(observer: permitted(observerAfterReply(), name)))
     context.logger.debug("subscribed", metadata: ["peer": "\(output.peer)", "stream": "\(name)"])
   }
 
@@ -200,6 +204,7 @@ final class Session {
     guard let name = request.stream else {
       throw ProtocolError(.badRequest, "clear needs \"stream\"")
     }
+    try authorizePublish(name)
     if let cluster = context.registry.cluster { return try clearClustered(request, name, cluster) }
     let cleared = try context.registry.clearRetained(name)
     ok(request) {
@@ -213,11 +218,14 @@ final class Session {
     if let link = context.registry.cluster, link.isConnected {
       return try listClustered(request, link)
     }
+    let shown = try authorizeList()
     let page = try context.registry.listPage(
       matching: request.stream, after: request.after, limit: StreamListEncoder.pageSize)
     let localOnly = localOnlyStreams()
     ok(request) {
-      StreamListEncoder.append(page.streams, next: page.next, localOnly: localOnly, to: &$0)
+      StreamListEncoder.append(
+        shown.map { page.streams.filter($0) } ?? page.streams, next: page.next,
+        localOnly: localOnly, to: &$0)
     }
   }
 
@@ -253,6 +261,8 @@ final class Session {
   }
   private let batchSlot = PublishBatchSlot()
   var authenticated: Bool
+  /// Who the client proved to be, and its decisions topic by topic.
+  var access: ConnectionAccess
   /// Set once a wrong token was sent: the connection closes after the error reply.
   var closing = false
   /// Whether `compress` switched the connection to deflate; it cannot be switched back.

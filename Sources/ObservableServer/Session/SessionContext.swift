@@ -1,4 +1,5 @@
 import Logging
+import ObservableAuthorization
 import ObservableCounters
 import ObservableLogging
 import ObservableStreams
@@ -10,6 +11,8 @@ struct SessionContext: Sendable {
   let registry: StreamRegistry
   /// When set, a client must send `auth` with this token before anything else.
   let token: String?
+  /// Who may do what: `--token`, `--auth-file` and `--jwt-key`.
+  let access: AccessPolicy
   /// How long a client may take to authenticate when a token is set.
   let authTimeout: Duration
   /// How many subscriptions, patterns included, one connection may hold.

@@ -116,12 +116,14 @@ final class Connection: ReadinessHandler, @unchecked Sendable {
       output: self, observer: observer, context: context, scratch: home.scratch,
       disconnects: home.disconnects)
     self.session = session
-    if context.token != nil {
+    if context.access.requiresAuthentication {
       // Until it authenticates, a client can make the server hold only a little memory.
       framing.maxLineBytes = min(settings.maxLineBytes, Self.unauthenticatedLineBytes)
       outbox.setLimit(min(settings.maxQueuedBytes, Self.unauthenticatedQueuedBytes))
     }
-    enqueue(Greeting.line(version: ObservableServer.version, authRequired: context.token != nil))
+    enqueue(
+      Greeting.line(
+        version: ObservableServer.version, authRequired: context.access.requiresAuthentication))
     session.start()
   }
 
