@@ -41,6 +41,7 @@ extension ServerOptions {
     let systemd = SystemdService()
     // Before the server announces itself, so that a signal sent as soon as it listens is handled.
     ShutdownSignals.install()
+    try server.reloadAuthorizationOnHangup()
     do {
       try server.start()
     } catch {

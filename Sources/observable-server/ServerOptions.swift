@@ -50,7 +50,7 @@ struct ServerOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Users, their hashed tokens and what each may subscribe to and publish (JSON; see Docs/operations.md).",
+      "Users, their hashed tokens and what each may subscribe to and publish (JSON; see Docs/operations.md). Reread on SIGHUP.",
       valueName: "path"))
   var authFile: String?
 

@@ -162,6 +162,9 @@ public final class ObservableServer: Sendable {
   /// server's own periodic work such as the systemd timers; empty unless the server runs.
   var eventLoops: [EventLoop] { running.withLock { $0?.loops.map(\.loop) } ?? [] }
 
+  /// The running event loops with their connections.
+  var connectionLoops: [ConnectionLoop] { running.withLock { $0?.loops } ?? [] }
+
   /// The connections open now, gathered on their loops.
   var openConnections: [Connection] {
     let loops = running.withLock { $0?.loops } ?? []
@@ -239,8 +242,8 @@ public final class ObservableServer: Sendable {
 
   let counters: ServerCounters
   let registry: StreamRegistry
-  private let configuration: ServerConfiguration
-  private let logger: Logger
+  let configuration: ServerConfiguration
+  let logger: Logger
   private let admission: Admission
   private let warnings: RepeatedWarnings
   private let queuedOutput: QueuedOutput

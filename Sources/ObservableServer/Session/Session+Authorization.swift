@@ -44,6 +44,24 @@ extension Session {
     }
   }
 
+  /// The rules were reloaded: each subscription they no longer allow at all ends (its
+  /// disconnect runs once) with a notice; one allowed in part is filtered from now on.
+  func authorizationReloaded() {
+    guard !access.isUnrestricted, !closing else { return }
+    access.refresh(context.access)
+    for name in subscriptions.names
+    where access.subscribeScope(name, policy: context.access) == .none {
+      guard let subscription = subscriptions.remove(name) else { continue }
+      subscription.unsubscribe()
+      output.send(
+        ReplyEncoder.notice(
+          ProtocolError(.forbidden, "the subscription to \(name) ended: the rules changed")))
+      context.logger.debug(
+        "subscription ended by a reload",
+        metadata: ["peer": "\(output.peer)", "stream": "\(name)"])
+    }
+  }
+
   /// Counts and logs (at debug, without any credential) a refused request.
   private func forbidden(_ what: String) -> ProtocolError {
     context.counters.update { $0.forbiddenTotal += 1 }

@@ -249,7 +249,7 @@ final class Session {
   let observer: StreamObserver
   let context: SessionContext
   private let scratch: PublishScratch
-  private var subscriptions = SessionSubscriptions()
+  var subscriptions = SessionSubscriptions()
   /// Where the subscriptions go when the session ends: the loop's disconnects to run.
   private let disconnects: PendingDisconnects
   /// The topic this connection published to last, which it most likely publishes to next.

@@ -1,0 +1,6 @@
+extension Connection {
+  /// The authorization file was reloaded: the session ends what the new rules forbid.
+  func authorizationReloaded() {
+    session?.authorizationReloaded()
+  }
+}
