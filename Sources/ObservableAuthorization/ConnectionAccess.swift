@@ -56,20 +56,23 @@ package struct ConnectionAccess {
   /// Whether the connection may publish, retain on or clear `name`.
   package mutating func mayPublish(_ name: String, policy: AccessPolicy) -> Bool {
     refresh(policy)
-    if let decided = publishing[name] { return decided }
-    let allowed = permissions.mayPublish(name)
-    if publishing.count >= Self.cacheLimit { publishing.removeAll(keepingCapacity: true) }
-    publishing[name] = allowed
-    return allowed
+    return Self.decide(name, in: &publishing, by: permissions.mayPublish)
   }
 
   /// Whether a value on the topic `name` may reach this connection.
   package mutating func mayReceive(_ name: String, policy: AccessPolicy) -> Bool {
     refresh(policy)
-    if let decided = receiving[name] { return decided }
-    let allowed = permissions.mayReceive(name)
-    if receiving.count >= Self.cacheLimit { receiving.removeAll(keepingCapacity: true) }
-    receiving[name] = allowed
+    return Self.decide(name, in: &receiving, by: permissions.mayReceive)
+  }
+
+  /// The decision kept in `cache` for `name`, or `rule`'s, kept from now on.
+  private static func decide(
+    _ name: String, in cache: inout [String: Bool], by rule: (String) -> Bool
+  ) -> Bool {
+    if let decided = cache[name] { return decided }
+    let allowed = rule(name)
+    if cache.count >= cacheLimit { cache.removeAll(keepingCapacity: true) }
+    cache[name] = allowed
     return allowed
   }
 
