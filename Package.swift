@@ -9,7 +9,7 @@ let package = Package(
       name: "ObservableServer",
       targets: [
         "ObservableServer", "ObservableWire", "ObservablePOSIX", "ObservableLogging",
-        "ObservableStreams", "Deflate",
+        "ObservableStreams", "ObservableFraming", "ObservableCluster", "Deflate", "TLS",
       ]
     ),
     .library(name: "ObservableClient", targets: ["ObservableClient"]),
@@ -49,6 +49,10 @@ let package = Package(
     // Handshakes per second and bytes per second of the TLS transform on one core, in memory.
     .executableTarget(name: "tls-bench", dependencies: ["TLS"]),
 
+    // The peers' protocols as observable-bench speaks them (RESP, NATS, MQTT 3.1.1 QoS 0, the
+    // line protocol): bytes in, messages out, no I/O, so that each can be tested alone.
+    .target(name: "PeerWire"),
+
     // The NATS client protocol and the JetStream API, without I/O, for clustering.
     .target(name: "NATS"),
 
@@ -79,14 +83,75 @@ let package = Package(
         "ObservableWire",
       ]
     ),
+    // System SQLite 3 (libsqlite3-dev) for the store, called directly: GRDB would bring
+    // Foundation into the release server, which ships without it.
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    // Retained values, topic history and the epoch on disk (`--data-dir`), written in batches
+    // by a thread of its own.
+    .target(
+      name: "ObservableStore", dependencies: ["CSQLite", "CLinux", "Locking", "ObservablePOSIX"]),
+    // Retained writes per second into the store, per fsync mode, on a disk of one's choice.
+    .executableTarget(name: "store-bench", dependencies: ["ObservableStore"]),
+    // A child for the store's durability test: writes until it is killed.
+    .executableTarget(
+      name: "observable-store-writer", dependencies: ["ObservableStore"],
+      path: "Tests/Tools/observable-store-writer"),
+    // One connection's protocol state: its requests, subscriptions and replies, over an
+    // abstract output, loop and cluster; no sockets, no Glibc, no Foundation.
+    .target(
+      name: "ObservableSession",
+      dependencies: [
+        "IndefiniteObservable", "Locking", "ObservableAuthorization", "ObservableCounters",
+        "ObservableLogging", "ObservableStreams", "ObservableWire", "TLS",
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    // How a connection's bytes become request lines and its lines bytes: lines, WebSocket
+    // messages, an HTTP request head. A codec: bytes in, events out; no sockets, no Glibc.
+    .target(
+      name: "ObservableFraming",
+      dependencies: ["ObservableCounters", "ObservableWire", "WebSocket"]
+    ),
+    // Connections on the event loops: reading, framing, writing through the outbox, closing,
+    // listeners and admission. Where TLS plugs in, between the socket and the framing.
+    .target(
+      name: "ObservableTransport",
+      dependencies: [
+        "CLinux", "Deflate", "Locking", "ObservableCounters", "ObservableFraming",
+        "ObservableLogging", "ObservablePOSIX", "ObservableSession", "ObservableStreams",
+        "ObservableVersion", "ObservableWire", "TLS", "WebSocket",
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    // Replication over NATS and JetStream: implements the streams' and the session's
+    // protocols, and no layer below names it.
+    .target(
+      name: "ObservableCluster",
+      dependencies: [
+        "CLinux", "Locking", "NATS", "ObservableCounters", "ObservableLogging", "ObservablePOSIX",
+        "ObservableSession", "ObservableStreams", "ObservableVersion", "ObservableWire", "TLS",
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    // What the HTTP port answers above the framing: the router, the live page and metrics.
+    .target(
+      name: "ObservableHTTP",
+      dependencies: [
+        "ObservableCluster", "ObservableCounters", "ObservableFraming", "ObservableVersion",
+        "WebSocket",
+      ]
+    ),
     // Raw deflate streams on zlib, for the `compress` op.
     .target(name: "Deflate", dependencies: ["CZlib"]),
-    // Who may do what: the authorization file's users and rules, hashed tokens, signed tokens
-    // (JWT) and each connection's cached decisions. No sockets, no threads of its own.
+    // Who may do what: the authorization file's users and rules and each connection's cached
+    // decisions, and `AccessRules`, what the session asks. No sockets, no threads, no crypto.
+    .target(name: "ObservableAuthorization", dependencies: ["Locking", "ObservableWire"]),
+    // Checking credentials: SHA-256 of file tokens and signed tokens (JWT) with jwt-kit;
+    // `AccessPolicy` implements `AccessRules` for the server.
     .target(
-      name: "ObservableAuthorization",
+      name: "ObservableCredentials",
       dependencies: [
-        "Locking", "ObservableWire", .product(name: "JWTKit", package: "jwt-kit"),
+        "Locking", "ObservableAuthorization", .product(name: "JWTKit", package: "jwt-kit"),
         .product(name: "Crypto", package: "swift-crypto"),
       ]
     ),
@@ -96,32 +161,36 @@ let package = Package(
       dependencies: [
         "IndefiniteObservable", "Locking", "CLinux", "CZlib", "CSystemd", "WebSocket", "NATS",
         "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX",
-        "ObservableLogging", "ObservableStreams", "Deflate", "ObservableAuthorization",
+        "ObservableLogging", "ObservableStreams", "ObservableSession", "ObservableFraming",
+        "ObservableTransport", "ObservableCluster", "ObservableHTTP", "Deflate", "TLS",
+        "ObservableAuthorization", "ObservableCredentials",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
     // The WebSocket and HTTP/1.1 codec for `--http`: pure byte transforms, no I/O.
-    .target(name: "WebSocket", dependencies: ["CZlib"]),
-    // A remote stream as an IndefiniteObservable: its own sockets and reader thread, no server code.
+    .target(name: "WebSocket", dependencies: ["CZlib", "Deflate"]),
+    // A remote stream as an IndefiniteObservable: its own sockets and reader thread, on the
+    // shared protocol, zlib and POSIX modules, and nothing of the server's layers above them.
     .target(
       name: "ObservableClient",
       dependencies: [
-        "IndefiniteObservable", "Locking", "CZlib", "ObservableVersion",
-        .product(name: "Logging", package: "swift-log"),
+        "IndefiniteObservable", "Locking", "Deflate", "ObservablePOSIX", "ObservableVersion",
+        "ObservableWire", "TLS", .product(name: "Logging", package: "swift-log"),
       ]
     ),
     // The command people type: sub, pub, list, stats, ping.
     .executableTarget(
       name: "observable",
       dependencies: [
-        "ObservableClient", "ObservableVersion",
+        "ObservableClient", "ObservablePOSIX", "ObservableVersion",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .executableTarget(
       name: "observable-server",
       dependencies: [
-        "ObservableServer", "ObservableAuthorization",
+        "ObservableServer", "ObservableCluster", "ObservableLogging", "ObservablePOSIX", "TLS",
+        "ObservableAuthorization", "ObservableCredentials",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]
@@ -130,15 +199,28 @@ let package = Package(
     .executableTarget(
       name: "observable-bench",
       dependencies: [
-        "ObservableServer", "Locking", "CZlib",
+        "ObservableServer", "Locking", "Deflate", "ObservablePOSIX",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Histogram", package: "hdrhistogram-swift"),
+        // The peers' protocols and the client side of TLS, for the comparisons with the peers.
+        "PeerWire", "TLS",
       ]
     ),
 
     // What the test targets share, with no server internals: free ports, waiting on a condition,
     // child processes, line clients, Python peers, and tools a test requires (fails under CI).
-    .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport"),
+    // Addresses are ObservablePOSIX's, the layer below the server's.
+    .target(
+      name: "TestSupport", dependencies: ["Locking", "ObservablePOSIX"], path: "Tests/TestSupport"),
+
+    // An in-process server on a free loopback port, for the server's and the client's tests.
+    .target(
+      name: "InProcessServer",
+      dependencies: [
+        "ObservableServer", "ObservablePOSIX", .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Tests/InProcessServer"
+    ),
 
     .testTarget(
       name: "IndefiniteObservableTests",
@@ -155,7 +237,10 @@ let package = Package(
       dependencies: [
         "ObservableServer", "IndefiniteObservable", "Locking", "CZlib", "WebSocket", "TestSupport",
         "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX",
-        "ObservableLogging", "ObservableStreams", "Deflate",
+        "ObservableLogging", "ObservableStreams", "ObservableSession", "ObservableFraming",
+        "ObservableTransport", "ObservableCluster", "ObservableHTTP", "Deflate", "TLS",
+        "ObservableAuthorization",
+        "InProcessServer",
         .product(name: "Logging", package: "swift-log"),
       ],
       exclude: ["Scripts"]
@@ -165,15 +250,21 @@ let package = Package(
       dependencies: ["WebSocket", "TestSupport"],
       exclude: ["Scripts"]
     ),
+    // The store over a real file system: round trips, batching, SIGKILL, damage, a full disk.
+    .testTarget(
+      name: "ObservableStoreTests", dependencies: ["ObservableStore", "CSQLite", "TestSupport"]),
     // The TLS transform against real peers: `openssl s_client`/`s_server` and Python's `ssl`.
     .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"]),
+    // The peers' protocols as the benchmark reads them, and observable-bench comparing the
+    // peers over real redis-server, nats-server and mosquitto.
+    .testTarget(name: "PeerWireTests", dependencies: ["PeerWire", "TestSupport"]),
     // The NATS client against its own fakes and against a real nats-server it starts.
     .testTarget(name: "NATSTests", dependencies: ["NATS", "TestSupport"]),
     // The authorization file, the permission matrix and JWTs minted in the test.
     .testTarget(
       name: "ObservableAuthorizationTests",
       dependencies: [
-        "ObservableAuthorization", "ObservableWire", "TestSupport",
+        "ObservableAuthorization", "ObservableCredentials", "ObservableWire", "TestSupport",
         .product(name: "JWTKit", package: "jwt-kit"),
       ]
     ),
@@ -182,7 +273,7 @@ let package = Package(
       dependencies: [
         "ObservableClient", "ObservableServer", "ObservableWire", "ObservablePOSIX",
         "ObservableCounters", "ObservableLogging", "ObservableStreams", "IndefiniteObservable",
-        "Locking", "TestSupport",
+        "Locking", "TestSupport", "InProcessServer",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),

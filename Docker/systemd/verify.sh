@@ -7,7 +7,8 @@
 # installed path /usr/local/bin/observable-server. Rather than writing there, the units are
 # copied to a temporary directory with ExecStart= pointing at the given binary. verify only
 # warns (and still exits 0) about unknown keys or unparsable values, so any output at all
-# counts as a failure.
+# counts as a failure. Drop-ins in UNIT.d/ directories are copied too, and checked with the
+# unit they extend.
 set -euo pipefail
 
 if (($# != 1)); then
@@ -28,6 +29,15 @@ for unit in "$units_dir"/*.socket "$units_dir"/*.service; do
   copy="$work/$(basename -- "$unit")"
   sed "s|/usr/local/bin/observable-server|$binary|g" "$unit" >"$copy"
   units+=("$copy")
+done
+# Drop-ins (observable-server.service.d/*.conf) are read from beside the unit they extend.
+for dropins in "$units_dir"/*.d; do
+  [[ -d $dropins ]] || continue
+  mkdir -p -- "$work/$(basename -- "$dropins")"
+  for conf in "$dropins"/*.conf; do
+    sed "s|/usr/local/bin/observable-server|$binary|g" "$conf" \
+      >"$work/$(basename -- "$dropins")/$(basename -- "$conf")"
+  done
 done
 
 status=0

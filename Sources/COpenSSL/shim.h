@@ -67,6 +67,10 @@ static inline int observable_general_name_at(const GENERAL_NAMES *names, int ind
 /// request to renegotiate TLS 1.2 is answered with a no_renegotiation alert.
 static const uint64_t observable_ssl_op_no_renegotiation = SSL_OP_NO_RENEGOTIATION;
 
+/// `SSL_OP_CIPHER_SERVER_PREFERENCE`, another `SSL_OP_BIT`: the server's order of cipher
+/// suites decides, not the client's.
+static const uint64_t observable_ssl_op_cipher_server_preference = SSL_OP_CIPHER_SERVER_PREFERENCE;
+
 /// Writes `name` in RFC 2253 form (`CN=client,O=Example`), the form authorization rules name a
 /// subject in; `XN_FLAG_RFC2253` is a macro of macros.
 static inline int observable_x509_name_print_rfc2253(BIO *bio, const X509_NAME *name) {

@@ -27,13 +27,21 @@ package final class DeflateCompressor {
   /// sync flush marker is not split across calls.
   private static let minimumOutputStep = 64
 
-  /// Creates a raw deflate stream (no zlib header or trailer, 32 KiB window, memLevel 8).
+  /// Creates a raw deflate stream (no zlib header or trailer).
   ///
-  /// - Parameter level: 0 (store) to 9 (smallest), or -1 for zlib's default.
+  /// - Parameters:
+  ///   - level: 0 (store) to 9 (smallest), or -1 for zlib's default.
+  ///   - windowBits: the window, 2^windowBits bytes (9...15); 15 is 32 KiB.
+  ///   - memoryLevel: how much memory zlib's state uses (1...9), 8 by default.
   /// - Throws: ``CompressionError/initializationFailed(code:message:)`` when zlib rejects
-  ///   the level or cannot allocate its state.
-  package init(level: Int = DeflateCompressor.defaultLevel) throws(CompressionError) {
-    stream = try ZlibStream.make { observable_deflate_init_raw($0, Int32(clamping: level), -15, 8) }
+  ///   a parameter or cannot allocate its state.
+  package init(
+    level: Int = DeflateCompressor.defaultLevel, windowBits: Int = 15, memoryLevel: Int = 8
+  ) throws(CompressionError) {
+    stream = try ZlibStream.make {
+      observable_deflate_init_raw(
+        $0, Int32(clamping: level), -Int32(clamping: windowBits), Int32(clamping: memoryLevel))
+    }
   }
 
   deinit {
@@ -64,6 +72,18 @@ package final class DeflateCompressor {
     }
     // Drop the borrowed pointer so zlib never holds a reference to the caller's buffer.
     stream.pointee.next_in = nil
+  }
+
+  /// Appends a sync flush marker alone: what an empty message compresses to (an empty stored
+  /// block and `00 00 ff ff`), which ``compress(_:appendingTo:)`` leaves out.
+  package func flush(appendingTo out: inout [UInt8]) {
+    deflatePendingInput(flush: Z_SYNC_FLUSH, firstStep: Self.minimumOutputStep, into: &out)
+  }
+
+  /// Forgets the history, so the next input is compressed as if the stream were new (for
+  /// instance a protocol that compresses each message without context takeover).
+  package func reset() {
+    deflateReset(stream)
   }
 
   /// Runs `deflate` until it has consumed all pending input and, for a flush, emitted all of

@@ -14,6 +14,9 @@ import CZlib
 /// ``CompressionError/inputAfterStreamEnd(byteCount:)`` instead of being silently dropped,
 /// because dropping it would hide a broken or hostile peer.
 ///
+/// A protocol that may end the stream inside a message and start a new one (permessage-deflate,
+/// RFC 7692) sets `restartsAtStreamEnd`: the window is reset there and inflating goes on.
+///
 /// After any thrown error the stream position is unknown, so later calls throw
 /// ``CompressionError/streamUnusable``; the connection should be closed.
 ///
@@ -21,7 +24,7 @@ import CZlib
 /// connection and must be used from one thread at a time (for instance the connection's
 /// reader).
 package final class InflateDecompressor {
-  /// The largest piece of output handed to the consumer at once.
+  /// The largest piece of output handed to the consumer at once, unless the creator chose less.
   static let maximumChunkSize = 64 * 1024
 
   /// Where the stream stands, so misuse after an end or a failure is reported clearly.
@@ -35,22 +38,40 @@ package final class InflateDecompressor {
   /// and rejects calls made through a copy, and a stored struct property may move.
   private let stream: UnsafeMutablePointer<z_stream>
   /// The only output buffer, reused for every piece; this bounds memory per connection.
-  private let output: UnsafeMutableRawBufferPointer
+  /// Allocated on the first ``decompress(_:chunk:)``, so a reader that only inflates into its
+  /// own buffer (``inflate(_:into:)``) never pays for it.
+  private var output: UnsafeMutableRawBufferPointer?
+  private let chunkSize: Int
+  private let restartsAtStreamEnd: Bool
   private var phase = Phase.streaming
 
-  /// Creates a raw inflate stream (no zlib header or trailer, up to a 32 KiB window).
+  /// Creates a raw inflate stream (no zlib header or trailer).
   ///
+  /// - Parameters:
+  ///   - windowBits: the largest window the peer may use, 2^windowBits bytes (8...15).
+  ///   - chunkSize: the largest piece handed to the consumer at once.
+  ///   - restartsAtStreamEnd: whether a final block starts a new stream instead of ending it.
   /// - Throws: ``CompressionError/initializationFailed(code:message:)`` when zlib cannot
   ///   allocate its state.
-  package init() throws(CompressionError) {
-    stream = try ZlibStream.make { observable_inflate_init_raw($0, -15) }
-    output = .allocate(byteCount: Self.maximumChunkSize, alignment: 1)
+  package init(
+    windowBits: Int = 15, chunkSize: Int = InflateDecompressor.maximumChunkSize,
+    restartsAtStreamEnd: Bool = false
+  ) throws(CompressionError) {
+    stream = try ZlibStream.make { observable_inflate_init_raw($0, -Int32(clamping: windowBits)) }
+    self.chunkSize = max(1, min(chunkSize, Self.maximumChunkSize))
+    self.restartsAtStreamEnd = restartsAtStreamEnd
   }
 
   deinit {
     inflateEnd(stream)
     ZlibStream.release(stream)
-    output.deallocate()
+    output?.deallocate()
+  }
+
+  /// Forgets the window and any earlier end or failure, so the next input starts a new stream.
+  package func reset() {
+    inflateReset(stream)
+    phase = .streaming
   }
 
   /// Inflates `input` and passes the output, as far as `input` allows, to `chunk`.
@@ -66,19 +87,9 @@ package final class InflateDecompressor {
     _ input: UnsafeRawBufferPointer,
     chunk: (UnsafeRawBufferPointer) throws -> Void
   ) throws(CompressionError) {
-    switch phase {
-    case .failed:
-      throw .streamUnusable
-    case .ended:
-      guard input.isEmpty else {
-        phase = .failed
-        throw .inputAfterStreamEnd(byteCount: input.count)
-      }
-      return
-    case .streaming:
-      break
-    }
-    guard let base = input.baseAddress, !input.isEmpty else { return }
+    guard try accepts(input), let base = input.baseAddress else { return }
+    let output = self.output ?? .allocate(byteCount: chunkSize, alignment: 1)
+    self.output = output
     do throws(CompressionError) {
       // avail_in is 32 bits wide, so very large input is fed in slices.
       var offset = 0
@@ -88,7 +99,7 @@ package final class InflateDecompressor {
           (base + offset).assumingMemoryBound(to: Bytef.self))
         stream.pointee.avail_in = UInt32(length)
         offset += length
-        try inflatePendingInput(chunk: chunk)
+        try inflatePendingInput(into: output, chunk: chunk)
         let unread = Int(stream.pointee.avail_in) + (input.count - offset)
         if phase == .ended, unread > 0 {
           throw CompressionError.inputAfterStreamEnd(byteCount: unread)
@@ -102,30 +113,53 @@ package final class InflateDecompressor {
     }
   }
 
+  /// One zlib call from `input` straight into `output`, for a reader that inflates into its own
+  /// buffer and keeps what zlib did not take for the next call.
+  ///
+  /// - Returns: how many bytes of `input` zlib took, and how many it wrote into `output`.
+  /// - Throws: as ``decompress(_:chunk:)`` does, apart from the consumer's errors.
+  package func inflate(
+    _ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer
+  ) throws(CompressionError) -> (consumed: Int, produced: Int) {
+    guard try accepts(input), let base = input.baseAddress else { return (0, 0) }
+    let length = min(input.count, Int(UInt32.max))
+    stream.pointee.next_in = UnsafePointer(base.assumingMemoryBound(to: Bytef.self))
+    stream.pointee.avail_in = UInt32(length)
+    defer { stream.pointee.next_in = nil }
+    do throws(CompressionError) {
+      let (_, produced) = try step(into: output)
+      return (length - Int(stream.pointee.avail_in), produced)
+    } catch {
+      phase = .failed
+      throw error
+    }
+  }
+
+  /// Whether there is input to inflate in the current phase; throws where there may be none.
+  private func accepts(_ input: UnsafeRawBufferPointer) throws(CompressionError) -> Bool {
+    switch phase {
+    case .failed:
+      throw .streamUnusable
+    case .ended:
+      guard input.isEmpty else {
+        phase = .failed
+        throw .inputAfterStreamEnd(byteCount: input.count)
+      }
+      return false
+    case .streaming:
+      return !input.isEmpty
+    }
+  }
+
   /// Runs `inflate` until the pending input is used up or the stream ends; zlib signals that
   /// more output may be waiting by filling the output buffer completely.
   private func inflatePendingInput(
+    into output: UnsafeMutableRawBufferPointer,
     chunk: (UnsafeRawBufferPointer) throws -> Void
   ) throws(CompressionError) {
+    var restarted = false
     repeat {
-      stream.pointee.next_out = output.baseAddress!.assumingMemoryBound(to: Bytef.self)
-      stream.pointee.avail_out = UInt32(output.count)
-      let code = inflate(stream, Z_NO_FLUSH)
-      stream.pointee.next_out = nil
-      switch code {
-      case Z_OK, Z_BUF_ERROR:
-        // Z_BUF_ERROR only reports that no progress was possible without more input.
-        break
-      case Z_STREAM_END:
-        phase = .ended
-      case Z_DATA_ERROR, Z_NEED_DICT:
-        // A raw stream has no dictionary header, so Z_NEED_DICT can only mean bad data.
-        throw .corruptInput(message: CompressionError.zlibMessage(stream.pointee, code: code))
-      default:
-        throw .streamFailed(
-          code: code, message: CompressionError.zlibMessage(stream.pointee, code: code))
-      }
-      let produced = output.count - Int(stream.pointee.avail_out)
+      let (code, produced) = try step(into: output)
       if produced > 0 {
         do {
           try chunk(UnsafeRawBufferPointer(rebasing: output[..<produced]))
@@ -133,6 +167,38 @@ package final class InflateDecompressor {
           throw .consumerFailed(error)
         }
       }
-    } while stream.pointee.avail_out == 0 && phase == .streaming
+      // After a restart, what followed the final block is still to be inflated.
+      restarted = code == Z_STREAM_END && stream.pointee.avail_in > 0
+    } while phase == .streaming && (stream.pointee.avail_out == 0 || restarted)
+  }
+
+  /// One `inflate` call over the input already set, into `output`; moves the phase on at the
+  /// end of the stream and throws for a failure.
+  private func step(
+    into output: UnsafeMutableRawBufferPointer
+  ) throws(CompressionError) -> (code: Int32, produced: Int) {
+    let room = min(output.count, Int(UInt32.max))
+    stream.pointee.next_out = output.baseAddress!.assumingMemoryBound(to: Bytef.self)
+    stream.pointee.avail_out = UInt32(room)
+    let code = CZlib.inflate(stream, Z_NO_FLUSH)
+    stream.pointee.next_out = nil
+    switch code {
+    case Z_OK, Z_BUF_ERROR:
+      // Z_BUF_ERROR only reports that no progress was possible without more input.
+      break
+    case Z_STREAM_END:
+      if restartsAtStreamEnd {
+        inflateReset(stream)
+      } else {
+        phase = .ended
+      }
+    case Z_DATA_ERROR, Z_NEED_DICT:
+      // A raw stream has no dictionary header, so Z_NEED_DICT can only mean bad data.
+      throw .corruptInput(message: CompressionError.zlibMessage(stream.pointee, code: code))
+    default:
+      throw .streamFailed(
+        code: code, message: CompressionError.zlibMessage(stream.pointee, code: code))
+    }
+    return (code, room - Int(stream.pointee.avail_out))
   }
 }

@@ -25,12 +25,16 @@ public struct NATSServerInfo: Sendable, Equatable, Codable {
   public var connectURLs: [String]
   /// Lame duck mode: the server is about to shut down and clients should move elsewhere.
   public var lameDuckMode: Bool
+  /// Whether the server requires TLS: nats-server 2.9 sends INFO in clear, then waits for the
+  /// client's handshake on the same socket.
+  public var tlsRequired: Bool
 
   /// An INFO from its parts, for tests and fakes.
   public init(
     serverID: String = "", serverName: String = "", version: String = "",
     maxPayload: Int = 1_048_576, headers: Bool = true, authRequired: Bool = false,
-    jetStream: Bool = false, connectURLs: [String] = [], lameDuckMode: Bool = false
+    jetStream: Bool = false, connectURLs: [String] = [], lameDuckMode: Bool = false,
+    tlsRequired: Bool = false
   ) {
     self.serverID = serverID
     self.serverName = serverName
@@ -41,6 +45,7 @@ public struct NATSServerInfo: Sendable, Equatable, Codable {
     self.jetStream = jetStream
     self.connectURLs = connectURLs
     self.lameDuckMode = lameDuckMode
+    self.tlsRequired = tlsRequired
   }
 
   private enum CodingKeys: String, CodingKey {
@@ -53,6 +58,7 @@ public struct NATSServerInfo: Sendable, Equatable, Codable {
     case jetStream = "jetstream"
     case connectURLs = "connect_urls"
     case lameDuckMode = "ldm"
+    case tlsRequired = "tls_required"
   }
 
   /// Decodes INFO, where every field but `max_payload` may be missing.
@@ -67,5 +73,6 @@ public struct NATSServerInfo: Sendable, Equatable, Codable {
     jetStream = try container.decodeIfPresent(Bool.self, forKey: .jetStream) ?? false
     connectURLs = try container.decodeIfPresent([String].self, forKey: .connectURLs) ?? []
     lameDuckMode = try container.decodeIfPresent(Bool.self, forKey: .lameDuckMode) ?? false
+    tlsRequired = try container.decodeIfPresent(Bool.self, forKey: .tlsRequired) ?? false
   }
 }

@@ -13,20 +13,28 @@ public struct NATSServerURL: Sendable, Hashable, CustomStringConvertible {
   public var port: UInt16
   /// The credentials from the URL's user part.
   public var credentials: NATSCredentials
+  /// Whether the URL said `tls://`: the connection must be TLS even if the server's INFO does
+  /// not ask for it (a server that does not offer TLS is then refused).
+  public var requiresTLS: Bool
 
   /// An address from its parts.
-  public init(host: String, port: UInt16 = Self.defaultPort, credentials: NATSCredentials = .none) {
+  public init(
+    host: String, port: UInt16 = Self.defaultPort, credentials: NATSCredentials = .none,
+    requiresTLS: Bool = false
+  ) {
     self.host = host
     self.port = port
     self.credentials = credentials
+    self.requiresTLS = requiresTLS
   }
 
-  /// Parses `nats://[user:password@|token@]host[:port]`; IPv6 hosts go in brackets.
+  /// Parses `nats://[user:password@|token@]host[:port]`, or `tls://` for a server that must
+  /// speak TLS; IPv6 hosts go in brackets.
   public init(parsing text: String) throws(NATSURLError) {
     let parts = text.split(separator: "://", maxSplits: 1, omittingEmptySubsequences: false)
     guard parts.count == 2 else { throw .missingScheme(text) }
     let scheme = parts[0].lowercased()
-    guard scheme == "nats" else { throw .unsupportedScheme(scheme) }
+    guard scheme == "nats" || scheme == "tls" else { throw .unsupportedScheme(scheme) }
     var rest = parts[1]
     // A trailing slash is what some tools append; any other path means a typo.
     if rest.hasSuffix("/") { rest = rest.dropLast() }
@@ -47,7 +55,7 @@ public struct NATSServerURL: Sendable, Hashable, CustomStringConvertible {
       }
     }
     let (host, port) = try Self.hostAndPort(rest, whole: text, defaultPort: Self.defaultPort)
-    self.init(host: host, port: port, credentials: credentials)
+    self.init(host: host, port: port, credentials: credentials, requiresTLS: scheme == "tls")
   }
 
   /// Parses one entry of INFO's `connect_urls`: `host:port`, `[v6]:port`, or a bare host.
@@ -61,7 +69,8 @@ public struct NATSServerURL: Sendable, Hashable, CustomStringConvertible {
 
   /// The URL without its credentials, safe for logs and `stats`.
   public var description: String {
-    host.contains(":") ? "nats://[\(host)]:\(port)" : "nats://\(host):\(port)"
+    let scheme = requiresTLS ? "tls" : "nats"
+    return host.contains(":") ? "\(scheme)://[\(host)]:\(port)" : "\(scheme)://\(host):\(port)"
   }
 
   /// The same server, ignoring credentials: a server learnt from `connect_urls` is the one

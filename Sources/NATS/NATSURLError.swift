@@ -2,7 +2,7 @@
 public enum NATSURLError: Error, Equatable, CustomStringConvertible {
   /// No `scheme://` at the start.
   case missingScheme(String)
-  /// A scheme other than `nats`.
+  /// A scheme other than `nats` or `tls`.
   case unsupportedScheme(String)
   /// A path, query or fragment after the address.
   case unexpectedPath(String)
@@ -18,8 +18,10 @@ public enum NATSURLError: Error, Equatable, CustomStringConvertible {
   /// A sentence for the user.
   public var description: String {
     switch self {
-    case .missingScheme(let text): "'\(text)' is not a NATS URL: expected nats://host:port"
-    case .unsupportedScheme(let scheme): "scheme '\(scheme)' is not supported: use nats://"
+    case .missingScheme(let text):
+      "'\(text)' is not a NATS URL: expected nats://host:port or tls://host:port"
+    case .unsupportedScheme(let scheme):
+      "scheme '\(scheme)' is not supported: use nats:// or tls://"
     case .unexpectedPath(let text): "'\(text)' has a path or query; a NATS URL has none"
     case .emptyUser(let text): "'\(text)' has an empty user before '@'"
     case .badHost(let text): "'\(text)' has no valid host (IPv6 addresses go in brackets)"

@@ -1,7 +1,7 @@
 /// One connection's identity and its decisions so far, topic by topic, so that a connection
 /// that publishes to or receives from the same topics pays for each rule check once.
 ///
-/// Used on the connection's loop only. A reload of the rules (a new ``AccessPolicy/generation``)
+/// Used on the connection's loop only. A reload of the rules (a new ``AccessRules/generation``)
 /// throws the decisions away and fetches the identity's permissions again.
 package struct ConnectionAccess {
   /// Who the connection is; `nil` before `auth`.
@@ -11,6 +11,12 @@ package struct ConnectionAccess {
   private var generation = -1
   /// Counts `auth`s, so that the expiry timer of a signed token replaced since does nothing.
   package private(set) var authentications = 0
+  /// When the signed token the connection proved itself with expires; `nil` for any other
+  /// credential. A fresh `auth` moves it, without another timer.
+  package var signedTokenExpiry: ContinuousClock.Instant?
+  /// Whether the connection's one expiry timer is armed, so that repeated `auth`s never add a
+  /// second one (a client could otherwise make the server hold a timer per line).
+  package var expiryTimerArmed = false
   private var publishing: [String: Bool] = [:]
   private var receiving: [String: Bool] = [:]
 
@@ -21,7 +27,7 @@ package struct ConnectionAccess {
   package init() {}
 
   /// Before `auth`: no identity, or everything when `policy` asks for no credentials at all.
-  package init(policy: AccessPolicy) {
+  package init(policy: any AccessRules) {
     if !policy.requiresAuthentication { authenticated(as: .everything, policy: policy) }
   }
 
@@ -29,21 +35,22 @@ package struct ConnectionAccess {
   package var isUnrestricted: Bool { identity == .everything }
 
   /// Whether the decisions are those of the rules in force (no reload since).
-  package func isCurrent(_ policy: AccessPolicy) -> Bool {
+  package func isCurrent(_ policy: any AccessRules) -> Bool {
     isUnrestricted || policy.generation == generation
   }
 
   /// The connection proved `identity`: its permissions come from `policy` from now on.
-  package mutating func authenticated(as identity: Identity, policy: AccessPolicy) {
+  package mutating func authenticated(as identity: Identity, policy: any AccessRules) {
     self.identity = identity
     authentications += 1
+    signedTokenExpiry = nil
     generation = -1
     refresh(policy)
   }
 
   /// Fetches fresh permissions when the rules were reloaded; returns whether they were.
   @discardableResult
-  package mutating func refresh(_ policy: AccessPolicy) -> Bool {
+  package mutating func refresh(_ policy: any AccessRules) -> Bool {
     let current = policy.generation
     guard current != generation else { return false }
     generation = current
@@ -54,13 +61,13 @@ package struct ConnectionAccess {
   }
 
   /// Whether the connection may publish, retain on or clear `name`.
-  package mutating func mayPublish(_ name: String, policy: AccessPolicy) -> Bool {
+  package mutating func mayPublish(_ name: String, policy: any AccessRules) -> Bool {
     refresh(policy)
     return Self.decide(name, in: &publishing, by: permissions.mayPublish)
   }
 
   /// Whether a value on the topic `name` may reach this connection.
-  package mutating func mayReceive(_ name: String, policy: AccessPolicy) -> Bool {
+  package mutating func mayReceive(_ name: String, policy: any AccessRules) -> Bool {
     refresh(policy)
     return Self.decide(name, in: &receiving, by: permissions.mayReceive)
   }
@@ -77,7 +84,7 @@ package struct ConnectionAccess {
   }
 
   /// How much of the subscription `pattern` the connection may receive.
-  package mutating func subscribeScope(_ pattern: String, policy: AccessPolicy)
+  package mutating func subscribeScope(_ pattern: String, policy: any AccessRules)
     -> PermissionRules.Scope
   {
     refresh(policy)

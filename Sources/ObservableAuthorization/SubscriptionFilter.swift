@@ -9,7 +9,7 @@ import Synchronization
 /// answer kept); after a reload the pattern is judged again, so that a subscription the new
 /// rules forbid delivers nothing more, even before the session ends it.
 package final class SubscriptionFilter: Sendable {
-  private let policy: AccessPolicy
+  private let policy: any AccessRules
   private let identity: Identity
   private let pattern: RulePattern
   /// The generation under which the whole pattern is allowed, or -1.
@@ -24,7 +24,7 @@ package final class SubscriptionFilter: Sendable {
     var topics: [String: Bool] = [:]
   }
 
-  package init(pattern: String, identity: Identity, policy: AccessPolicy) {
+  package init(pattern: String, identity: Identity, policy: any AccessRules) {
     self.policy = policy
     self.identity = identity
     self.pattern = RulePattern(trusted: pattern)

@@ -1,5 +1,3 @@
-import Crypto
-
 /// A token as the authorization file keeps it: its SHA-256, written `sha256:` and 64 hex digits.
 ///
 /// Why SHA-256 and not bcrypt or Argon2: the tokens are 256 random bits made by
@@ -14,9 +12,9 @@ package struct TokenDigest: Sendable, Equatable {
   /// The prefix that names the hash in the file, so that another can be added later.
   package static let prefix = "sha256:"
 
-  /// The digest of `token`'s UTF-8 bytes.
-  package init(hashing token: String) {
-    bytes = Array(SHA256.hash(data: Array(token.utf8)))
+  /// A digest already computed: 32 bytes (the credentials module hashes with SHA-256).
+  package init(bytes: [UInt8]) {
+    self.bytes = bytes
   }
 
   /// Reads `sha256:` and 64 hex digits; `nil` for anything else.
@@ -45,9 +43,9 @@ package struct TokenDigest: Sendable, Equatable {
     return String(decoding: out, as: UTF8.self)
   }
 
-  /// Whether `token` hashes to this digest, comparing the digests in constant time.
-  package func matches(_ token: String) -> Bool {
-    ConstantTime.equal(TokenDigest(hashing: token).bytes, bytes)
+  /// Whether `other` is this digest, compared in constant time.
+  package func matches(_ other: TokenDigest) -> Bool {
+    TokenComparison.matches(other.bytes, bytes)
   }
 
   private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -1,6 +1,6 @@
 import Logging
 
-/// How an ``ObservableClient`` connects: token, compression, reconnection, limits, logging.
+/// How an ``ObservableClient`` connects: TLS, token, compression, reconnection, limits, logging.
 public struct ClientConfiguration: Sendable {
   /// Sent with `auth` before anything else on every connection; `nil` sends none.
   public var token: String?
@@ -19,13 +19,17 @@ public struct ClientConfiguration: Sendable {
   public var keepAliveInterval: Duration?
   /// Where the client reports values that do not decode, refused subscriptions and reconnects.
   public var logger: Logger
+  /// TLS for every connection, from the first byte; `nil` connects in plain text. A
+  /// `tls://host:port` address sets the default (``ClientTLSConfiguration/init(caFile:certificateFile:privateKeyFile:serverName:verifiesServer:)``).
+  public var tls: ClientTLSConfiguration?
 
   /// Creates a configuration; the defaults need no token, do not compress, reconnect after
   /// 100 ms doubling up to 5 s, accept lines up to 16 MiB, and ping after 30 s of silence.
   public init(
     token: String? = nil, compression: Bool = false, reconnect: ReconnectPolicy = .init(),
     connectTimeout: Duration = .seconds(5), maximumLineBytes: Int = 16 << 20,
-    keepAliveInterval: Duration? = .seconds(30), logger: Logger = Logger(label: "ObservableClient")
+    keepAliveInterval: Duration? = .seconds(30), logger: Logger = Logger(label: "ObservableClient"),
+    tls: ClientTLSConfiguration? = nil
   ) {
     self.token = token
     self.compression = compression
@@ -34,5 +38,6 @@ public struct ClientConfiguration: Sendable {
     self.maximumLineBytes = max(1_024, maximumLineBytes)
     self.keepAliveInterval = keepAliveInterval
     self.logger = logger
+    self.tls = tls
   }
 }

@@ -1,3 +1,4 @@
+import Deflate
 import Glibc
 
 #if canImport(FoundationEssentials)
@@ -12,6 +13,8 @@ struct EstablishedConnection {
   let reader: LineReader
   let writer: SocketWriter
   let serverSendsSub: Bool
+  /// The TLS session, when the connection has one.
+  let tls: TLSSocket?
 }
 
 extension ClientCore {
@@ -66,10 +69,17 @@ extension ClientCore {
     guard let wake else { throw .closed }
     let fd = try SocketConnector.connect(
       to: address, timeout: configuration.connectTimeout, wake: wake)
-    let reader = LineReader(
-      fd: fd, wake: wake, maximumLineBytes: configuration.maximumLineBytes)
-    let writer = SocketWriter(fd: fd, wake: wake)
     let deadline = ContinuousClock.now + configuration.connectTimeout
+    let tls: TLSSocket?
+    do {
+      tls = try startTLS(on: fd, until: deadline)
+    } catch {
+      Glibc.close(fd)
+      throw error
+    }
+    let reader = LineReader(
+      fd: fd, wake: wake, maximumLineBytes: configuration.maximumLineBytes, tls: tls)
+    let writer = SocketWriter(fd: fd, wake: wake, tls: tls)
     do {
       let greeting = try handshakeLine(reader, until: deadline)
       guard greeting.hello != nil else { throw ClientError.protocolViolation("no greeting") }
@@ -83,15 +93,14 @@ extension ClientCore {
       if configuration.compression {
         writer.send(RequestLine.compress)
         _ = try handshakeLine(reader, until: deadline).result.get()
-        guard let inflate = InflateStream(), let deflate = DeflateStream() else {
-          throw ClientError.protocolViolation("zlib could not start")
-        }
+        guard let inflate = try? InflateDecompressor(), let deflate = try? DeflateCompressor()
+        else { throw ClientError.protocolViolation("zlib could not start") }
         try reader.startInflating(inflate)
         writer.startDeflating(deflate)
       }
       return EstablishedConnection(
         fd: fd, reader: reader, writer: writer,
-        serverSendsSub: greeting.features?.contains("sub") ?? false)
+        serverSendsSub: greeting.features?.contains("sub") ?? false, tls: tls)
     } catch let error as ClientError {
       Glibc.close(fd)
       throw error
@@ -158,6 +167,7 @@ extension ClientCore {
     for case .caller(let continuation) in abandoned {
       continuation.resume(returning: .failure(failure))
     }
+    connection.tls?.close()
     Glibc.close(connection.fd)
   }
 

@@ -2,6 +2,7 @@ import Glibc
 import IndefiniteObservable
 import Locking
 import Logging
+import ObservablePOSIX
 
 /// The state one ``ObservableClient`` shares between its callers and its connection thread.
 ///
@@ -20,7 +21,7 @@ final class ClientCore: Sendable {
     var nextStateObserver = 0
     var serverSendsSub = false
     var closed = false
-    var thread: pthread_t?
+    var thread: LoopThread?
     var firstConnect: CheckedContinuation<Result<Void, ClientError>, Never>?
     var decodingFailures = 0
     /// Requests written, by op, for tests and diagnostics.
@@ -135,7 +136,12 @@ final class ClientCore: Sendable {
           : .protocolViolation("connect() was already called")
       }
       state.firstConnect = firstConnect
-      state.thread = ConnectionThread.start { [self] in run() }
+      // A thread of its own rather than a task: the connection blocks in `poll` and `read`,
+      // which would hold one of the cooperative pool's few threads for the client's whole
+      // life. The system's default stack, because observers run on it.
+      state.thread = try? LoopThread.start(name: "observable-conn", stackBytes: nil) {
+        [self] in run()
+      }
       return state.thread == nil
         ? .connectionFailed(address: address.description, reason: "no thread") : nil
     }
@@ -144,15 +150,18 @@ final class ClientCore: Sendable {
 
   /// Stops the connection for good and waits for its thread, unless called from it.
   func close() {
-    let (wasOpen, thread) = state.withLock { state -> (Bool, pthread_t?) in
+    let (wasOpen, thread) = state.withLock { state -> (Bool, LoopThread?) in
       guard !state.closed else { return (false, nil) }
       state.closed = true
       return (true, state.thread)
     }
     guard wasOpen else { return }
     wake?.signal()
-    if let thread {
-      ConnectionThread.finish(thread)
+    // Closed from one of its own observers, the thread is left to end by itself.
+    if let thread, thread.isCurrent {
+      thread.detach()
+    } else if let thread {
+      thread.join()
     } else {
       setConnectionState(.closed)
     }

@@ -1,3 +1,4 @@
+import Deflate
 import Glibc
 
 /// Reads the server's lines from one socket, inflating them once compression is on.
@@ -25,18 +26,20 @@ final class LineReader {
   private var scanned = 0
   // Where the bytes after the last newline read so far begin: the line still being received.
   private var tailStart = 0
-  private var inflater: InflateStream?
+  private var inflater: InflateDecompressor?
   private var chunk = [UInt8](repeating: 0, count: 65_536)
+  private let tls: TLSSocket?
 
-  /// Reads from `fd`, watching `wake`.
-  init(fd: Int32, wake: WakePipe, maximumLineBytes: Int) {
+  /// Reads from `fd`, watching `wake`; through `tls` when it is given.
+  init(fd: Int32, wake: WakePipe, maximumLineBytes: Int, tls: TLSSocket? = nil) {
     self.fd = fd
     self.wake = wake
     self.maximumLineBytes = maximumLineBytes
+    self.tls = tls
   }
 
   /// Inflates everything from now on, including bytes already read but not yet taken as lines.
-  func startInflating(_ stream: InflateStream) throws(End) {
+  func startInflating(_ stream: InflateDecompressor) throws(End) {
     let raw = buffer[start...]
     buffer.removeAll(keepingCapacity: true)
     start = 0
@@ -70,6 +73,10 @@ final class LineReader {
   }
 
   private func fill(until deadline: ContinuousClock.Instant?) throws(End) {
+    if let tls {
+      let count = try tls.read(into: &chunk, until: deadline)
+      return try append(chunk[..<count])
+    }
     while true {
       let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
       if count > 0 {
@@ -95,22 +102,24 @@ final class LineReader {
       try take(bytes)
       return
     }
-    var failure: End?
-    let valid = inflater.inflate(bytes) { piece in
-      do throws(End) {
-        try take(piece)
-        return true
+    var failure: CompressionError?
+    bytes.withUnsafeBytes { raw in
+      do throws(CompressionError) {
+        try inflater.decompress(raw) { piece throws(End) in try take(piece) }
       } catch {
         failure = error
-        return false
       }
     }
-    if let failure { throw failure }
-    guard valid else { throw .invalid("the compressed stream from the server is not valid") }
+    switch failure {
+    case nil: return
+    case .consumerFailed(let end as End): throw end
+    default: throw .invalid("the compressed stream from the server is not valid")
+    }
   }
 
   /// Appends plain bytes, checking only them for the newline that starts a new line.
-  private func take(_ piece: ArraySlice<UInt8>) throws(End) {
+  private func take<Piece: BidirectionalCollection<UInt8>>(_ piece: Piece) throws(End)
+  where Piece.Index == Int {
     let offset = buffer.count
     buffer.append(contentsOf: piece)
     if let newline = piece.lastIndex(of: 0x0A) {

@@ -36,11 +36,16 @@ public final class ObservableClient: Sendable {
     core = ClientCore(address: address, configuration: configuration)
   }
 
-  /// Creates a client for an address written as `host:port`, `[v6addr]:port` or `unix:/path`.
+  /// Creates a client for an address written as `host:port`, `[v6addr]:port` or `unix:/path`,
+  /// or `tls://` and one of these for TLS (with `configuration.tls`, or the default checks
+  /// when it is `nil`).
   public convenience init(
     _ address: String, configuration: ClientConfiguration = .init()
   ) throws(ClientError) {
-    self.init(address: try ServerAddress(parsing: address), configuration: configuration)
+    let (parsed, usesTLS) = try ServerAddress.parsing(url: address)
+    var configuration = configuration
+    if usesTLS, configuration.tls == nil { configuration.tls = ClientTLSConfiguration() }
+    self.init(address: parsed, configuration: configuration)
   }
 
   deinit { core.close() }

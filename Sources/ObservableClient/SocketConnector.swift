@@ -1,4 +1,5 @@
 import Glibc
+import ObservablePOSIX
 
 /// Opens a non-blocking stream socket to a ``ServerAddress`` within a time limit.
 ///
@@ -13,47 +14,35 @@ enum SocketConnector {
     to address: ServerAddress, timeout: Duration, wake: WakePipe
   ) throws(ClientError) -> Int32 {
     let deadline = ContinuousClock.now + timeout
+    let targets: [SocketAddress]
     switch address {
     case .unix(let path):
-      var storage = sockaddr_un()
-      storage.sun_family = sa_family_t(AF_UNIX)
-      withUnsafeMutableBytes(of: &storage.sun_path) { raw in
-        for (index, byte) in path.utf8.enumerated() where index < raw.count - 1 {
-          raw[index] = byte
-        }
+      // Only a TCP address is resolved; a path becomes its sockaddr_un without a system call.
+      guard let target = try? SocketAddress(.unix(path: path)) else {
+        throw .connectionFailed(address: address.description, reason: "no address")
       }
-      return try withUnsafeBytes(of: &storage) { (raw) throws(ClientError) -> Int32 in
-        try attempt(
-          family: AF_UNIX, address: raw.baseAddress!.assumingMemoryBound(to: sockaddr.self),
-          length: socklen_t(MemoryLayout<sockaddr_un>.size), deadline: deadline, wake: wake,
-          name: address)
-      }
+      targets = [target]
     case .tcp(let host, let port):
-      var hints = addrinfo()
-      hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-      hints.ai_family = AF_UNSPEC
-      var list: UnsafeMutablePointer<addrinfo>?
-      let status = getaddrinfo(host, String(port), &hints, &list)
-      guard status == 0, let first = list else {
-        throw .connectionFailed(
-          address: address.description, reason: String(cString: gai_strerror(status)))
+      do {
+        targets = try SocketAddress.lookUp(host: host, port: port)
+      } catch {
+        throw .connectionFailed(address: address.description, reason: error.reason)
       }
-      defer { freeaddrinfo(first) }
-      var lastError = ClientError.connectionFailed(
-        address: address.description, reason: "no address")
-      var entry: UnsafeMutablePointer<addrinfo>? = first
-      while let current = entry {
-        do {
-          return try attempt(
-            family: current.pointee.ai_family, address: current.pointee.ai_addr,
-            length: current.pointee.ai_addrlen, deadline: deadline, wake: wake, name: address)
-        } catch {
-          lastError = error
-        }
-        entry = current.pointee.ai_next
-      }
-      throw lastError
     }
+    var lastError = ClientError.connectionFailed(
+      address: address.description, reason: "no address")
+    for target in targets {
+      do {
+        return try target.withUnsafeSockaddr { (sockaddr, length) throws(ClientError) in
+          try attempt(
+            family: target.family, address: sockaddr, length: length, deadline: deadline,
+            wake: wake, name: address)
+        }
+      } catch {
+        lastError = error
+      }
+    }
+    throw lastError
   }
 
   private static func attempt(

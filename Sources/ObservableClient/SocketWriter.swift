@@ -1,3 +1,4 @@
+import Deflate
 import Glibc
 
 /// Writes request lines to the connection's socket, deflating them once compression is on.
@@ -9,20 +10,23 @@ final class SocketWriter: @unchecked Sendable {
   // handshake); from then on every use is inside `ClientCore.writer`'s lock.
   private let fd: Int32
   private let wake: WakePipe
-  private var deflater: DeflateStream?
+  private var deflater: DeflateCompressor?
+  private let tls: TLSSocket?
   private(set) var failed = false
 
   /// How long one line may wait for room in the socket before the connection counts as dead.
   static let stallLimit = Duration.seconds(10)
 
-  /// Writes to `fd`; `wake` ends a wait for room when the client closes.
-  init(fd: Int32, wake: WakePipe) {
+  /// Writes to `fd`, through `tls` when it is given; `wake` ends a wait for room when the
+  /// client closes.
+  init(fd: Int32, wake: WakePipe, tls: TLSSocket? = nil) {
     self.fd = fd
     self.wake = wake
+    self.tls = tls
   }
 
   /// Deflates every later line.
-  func startDeflating(_ stream: DeflateStream) {
+  func startDeflating(_ stream: DeflateCompressor) {
     deflater = stream
   }
 
@@ -31,7 +35,17 @@ final class SocketWriter: @unchecked Sendable {
   @discardableResult
   func send(_ line: [UInt8]) -> Bool {
     guard !failed else { return false }
-    let bytes = deflater?.compress(line) ?? line
+    var bytes = line
+    if let deflater {
+      // Each line ends in a sync flush, so the server can act on it at once.
+      bytes = []
+      line.withUnsafeBytes { deflater.compress($0, appendingTo: &bytes) }
+    }
+    if let tls {
+      if tls.send(bytes) { return true }
+      shutDown()
+      return false
+    }
     var offset = 0
     let deadline = ContinuousClock.now + Self.stallLimit
     while offset < bytes.count {

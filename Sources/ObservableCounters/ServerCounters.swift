@@ -32,21 +32,29 @@ package final class ServerCounters: Sendable {
     package var sendBatchesTotal = 0
     /// Sends made through those submissions.
     package var batchedSendsTotal = 0
+    /// Connections of TLS listeners open now, those still in their handshake included.
+    package var tlsConnections = 0
+    /// TLS handshakes completed.
+    package var tlsHandshakesTotal = 0
+    /// TLS handshakes that failed or timed out, by kind.
+    package var tlsHandshakeFailures = TLSHandshakeFailureCounts()
   }
 
-  private let values = Locked(Snapshot())
+  /// Inlinable with ``update(_:)`` and ``published(_:receivers:)``: the write path counts every
+  /// send, and a call into this module with a closure cost more than the lock itself.
+  @usableFromInline let values = Locked(Snapshot())
   private let started = ContinuousClock.now
 
   /// Counters all at zero, the uptime counting from now.
   package init() {}
 
   /// Changes counters under one lock acquisition.
-  package func update(_ change: (inout Snapshot) -> Void) {
+  @inlinable package func update(_ change: (inout Snapshot) -> Void) {
     values.withLock { change(&$0) }
   }
 
   /// Counts `count` publishes that each reached `receivers` observers.
-  package func published(_ count: Int, receivers: Int) {
+  @inlinable package func published(_ count: Int, receivers: Int) {
     values.withLock {
       $0.publishedTotal += count
       $0.deliveredTotal += count * receivers
@@ -78,6 +86,8 @@ package final class ServerCounters: Sendable {
       ("http_requests_total", now.httpRequestsTotal),
       ("send_batches_total", now.sendBatchesTotal),
       ("batched_sends_total", now.batchedSendsTotal),
+      ("tls_connections", now.tlsConnections), ("tls_handshakes_total", now.tlsHandshakesTotal),
+      ("tls_handshake_failures_total", now.tlsHandshakeFailures.total),
       ("uptime_s", uptimeSeconds),
     ]
     return Array(("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}").utf8)

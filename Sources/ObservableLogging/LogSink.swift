@@ -1,5 +1,6 @@
 import Glibc
 import Locking
+import ObservablePOSIX
 
 /// Where finished log lines go: a file descriptor, each line in one `write` under a lock, so
 /// lines from several threads never interleave.
@@ -21,21 +22,10 @@ public final class LogSink: Sendable {
   /// Writes `line` whole. Failures are dropped: a logger has nowhere to report them, and a
   /// full or closed stderr must not stop the server.
   public func write(_ line: String) {
-    var bytes = Array(line.utf8)
+    let bytes = Array(line.utf8)
     lock.withLock { _ in
-      bytes.withUnsafeMutableBytes { buffer in
-        var offset = 0
-        while offset < buffer.count {
-          let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-          if written > 0 {
-            offset += written
-          } else if written < 0 && errno == EINTR {
-            continue
-          } else {
-            return
-          }
-        }
-      }
+      bytes.withUnsafeBytes { _ = BlockingWrite.write($0, to: descriptor) }
     }
   }
+
 }

@@ -11,4 +11,7 @@ package enum RepeatedWarning: String, Sendable, CaseIterable {
   case authenticationFailed = "authentication failed"
   /// Compressed input that does not inflate.
   case corruptInput = "corrupt compressed input"
+  /// A TLS handshake that failed or did not finish in time (plain text on a TLS port, an old
+  /// protocol version, a refused certificate).
+  case tlsHandshakeFailed = "TLS handshake failed"
 }

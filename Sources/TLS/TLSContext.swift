@@ -83,11 +83,23 @@ public final class TLSContext: @unchecked Sendable {
     pointer = made
     _ = observable_ssl_ctx_set_min_proto_version(made, TLS1_2_VERSION)
     _ = SSL_CTX_set_options(made, observable_ssl_op_no_renegotiation)
+    if role == .server {
+      // OpenSSL's default order puts AES-256-GCM first; AES-128-GCM is as safe for this use
+      // (128-bit security, TLS 1.3's mandatory suite) and encrypts each byte about a third
+      // faster with AES-NI, which is most of a TLS fan-out's cost. Go's crypto/tls, and so
+      // NATS, orders them the same way.
+      _ = SSL_CTX_set_ciphersuites(made, Self.serverCipherSuites)
+      _ = SSL_CTX_set_options(made, observable_ssl_op_cipher_server_preference)
+    }
     // An idle session then holds no 16 KiB record buffers: what 10,000 idle connections cost.
     _ = observable_ssl_ctx_set_mode(made, Int(SSL_MODE_RELEASE_BUFFERS))
   }
 
   deinit { SSL_CTX_free(pointer) }
+
+  /// The TLS 1.3 suites a server offers, in the order it prefers them.
+  static let serverCipherSuites =
+    "TLS_AES_128_GCM_SHA256:TLS_CHACHA20_POLY1305_SHA256:TLS_AES_256_GCM_SHA384"
 
   private func useCertificate(chain: String, key: String) throws(TLSConfigurationError) {
     try check(readable: chain, .certificateChain)

@@ -1,17 +1,19 @@
-import CZlib
+import Deflate
 
 /// Compresses outgoing messages for permessage-deflate (RFC 7692 section 7.2.1).
+///
+/// The zlib calls are the shared ``DeflateCompressor``'s; what is permessage-deflate's is here:
+/// a sync flush ends every message, its `00 00 ff ff` tail is removed, and without context
+/// takeover the window is reset after each message.
 ///
 /// Not thread-safe: one per connection, used on the connection's loop only. The compressed
 /// bytes of the latest message stay in `compressed` until the next call, so the frame
 /// encoder can write the length before copying them.
 public final class PerMessageDeflater {
-  private let stream: UnsafeMutablePointer<z_stream>
+  private let compressor: DeflateCompressor
   private let resetsAfterMessage: Bool
   /// The latest message's compressed payload, the sync flush's `00 00 ff ff` removed.
   public private(set) var compressed: [UInt8] = []
-  /// Where zlib writes, in pieces, so no buffer the size of the message is zero-filled.
-  private var chunk = [UInt8](repeating: 0, count: 16 * 1024)
 
   /// Compresses with `parameters.deflateWindowBits`, and without context takeover when the
   /// negotiation said `server_no_context_takeover`.
@@ -25,19 +27,20 @@ public final class PerMessageDeflater {
   public init(
     windowBits: Int32, level: Int32 = 6, memoryLevel: Int32 = 8, contextTakeover: Bool = true
   ) throws(ZlibFailure) {
-    stream = try ZlibFailure.makeStream {
-      observable_deflate_init_raw($0, level, -min(15, max(9, windowBits)), memoryLevel)
+    do {
+      compressor = try DeflateCompressor(
+        level: Int(level), windowBits: Int(min(15, max(9, windowBits))),
+        memoryLevel: Int(memoryLevel))
+    } catch {
+      throw ZlibFailure(error)
     }
     resetsAfterMessage = !contextTakeover
   }
 
-  deinit {
-    deflateEnd(stream)
-    stream.deinitialize(count: 1)
-    stream.deallocate()
-  }
-
   /// Compresses one whole message into `compressed`.
+  ///
+  /// Throws nothing today: the shared compressor stops the process on a zlib failure, which
+  /// can only come from a corrupt stream state. The signature stays for callers.
   public func compress(_ message: UnsafeRawBufferPointer) throws(ZlibFailure) {
     // A large message's buffer is not kept for the rest of the connection.
     if compressed.capacity > 64 * 1024 {
@@ -45,32 +48,16 @@ public final class PerMessageDeflater {
     } else {
       compressed.removeAll(keepingCapacity: true)
     }
-    stream.pointee.next_in = message.baseAddress?.assumingMemoryBound(to: Bytef.self)
-    stream.pointee.avail_in = uInt(message.count)
-    defer {
-      stream.pointee.next_in = nil
-      stream.pointee.avail_in = 0
+    // An empty message still ends in a flush: its payload is the empty block, one `00` byte.
+    if message.isEmpty {
+      compressor.flush(appendingTo: &compressed)
+    } else {
+      compressor.compress(message, appendingTo: &compressed)
     }
-    var code: Int32 = Z_OK
-    repeat {
-      var produced = 0
-      chunk.withUnsafeMutableBufferPointer { buffer in
-        stream.pointee.next_out = buffer.baseAddress!
-        stream.pointee.avail_out = uInt(buffer.count)
-        code = deflate(stream, Z_SYNC_FLUSH)
-        produced = buffer.count - Int(stream.pointee.avail_out)
-        stream.pointee.next_out = nil
-      }
-      guard code == Z_OK || code == Z_BUF_ERROR else {
-        throw ZlibFailure(code: code, stream: stream.pointee)
-      }
-      compressed.append(contentsOf: chunk[..<produced])
-      // Done once all input is taken and the flush had room to finish.
-    } while stream.pointee.avail_in > 0 || stream.pointee.avail_out == 0
     if compressed.count >= 4 && compressed.suffix(4).elementsEqual([0, 0, 0xFF, 0xFF]) {
       compressed.removeLast(4)
     }
-    if resetsAfterMessage { deflateReset(stream) }
+    if resetsAfterMessage { compressor.reset() }
   }
 
   /// Compresses `message` into `compressed`.

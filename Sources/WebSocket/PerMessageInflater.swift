@@ -1,7 +1,12 @@
-import CZlib
+import Deflate
 
 /// Decompresses incoming messages for permessage-deflate (RFC 7692 section 7.2.2), with
 /// the output capped so a small compressed message cannot inflate without bound.
+///
+/// The zlib calls are the shared ``InflateDecompressor``'s; what is permessage-deflate's is
+/// here: the `00 00 ff ff` the sender removed is put back at the end of each message, a final
+/// block inside a message starts a new stream, and without context takeover the window is
+/// reset after each message.
 ///
 /// Not thread-safe: one per connection, used on the connection's loop only. Feed a
 /// message's payload in any pieces with `inflate`, then call `finishMessage`.
@@ -14,10 +19,10 @@ public final class PerMessageInflater {
     case corrupt(ZlibFailure)
   }
 
-  private let stream: UnsafeMutablePointer<z_stream>
+  private let decompressor: InflateDecompressor
   private let resetsAfterMessage: Bool
-  /// Where zlib writes before the limit is checked, so nothing past it is ever appended.
-  private var scratch = [UInt8](repeating: 0, count: 16 * 1024)
+  /// The pieces zlib writes before the limit is checked, so nothing past it is ever appended.
+  private static let pieceSize = 16 * 1024
   private static let syncFlushTail: [UInt8] = [0, 0, 0xFF, 0xFF]
 
   /// Decompresses with the client's window, resetting after each message when the
@@ -30,16 +35,16 @@ public final class PerMessageInflater {
 
   /// Decompresses raw deflate data with a window of `windowBits` (8...15).
   public init(windowBits: Int32 = 15, contextTakeover: Bool = true) throws(ZlibFailure) {
-    stream = try ZlibFailure.makeStream {
-      observable_inflate_init_raw($0, -min(15, max(8, windowBits)))
+    do {
+      // A sender may end the deflate stream (BFINAL) inside a message; what follows it
+      // starts a new stream, as if without context takeover.
+      decompressor = try InflateDecompressor(
+        windowBits: Int(min(15, max(8, windowBits))), chunkSize: Self.pieceSize,
+        restartsAtStreamEnd: true)
+    } catch {
+      throw ZlibFailure(error)
     }
     resetsAfterMessage = !contextTakeover
-  }
-
-  deinit {
-    inflateEnd(stream)
-    stream.deinitialize(count: 1)
-    stream.deallocate()
   }
 
   /// Inflates the next piece of a message's payload, appending to `output`; throws
@@ -47,43 +52,23 @@ public final class PerMessageInflater {
   public func inflate(
     _ input: UnsafeRawBufferPointer, appendingTo output: inout [UInt8], limit: Int
   ) throws(Failure) {
-    guard !input.isEmpty else { return }
-    stream.pointee.next_in = input.baseAddress!.assumingMemoryBound(to: Bytef.self)
-    stream.pointee.avail_in = uInt(input.count)
-    defer {
-      stream.pointee.next_in = nil
-      stream.pointee.avail_in = 0
-    }
-    while true {
-      var code: Int32 = Z_OK
-      var produced = 0
-      scratch.withUnsafeMutableBufferPointer { buffer in
-        stream.pointee.next_out = buffer.baseAddress!
-        stream.pointee.avail_out = uInt(buffer.count)
-        code = CZlib.inflate(stream, Z_SYNC_FLUSH)
-        produced = buffer.count - Int(stream.pointee.avail_out)
-        stream.pointee.next_out = nil
+    do {
+      try decompressor.decompress(input) { piece in
+        guard piece.count <= limit - output.count else { throw Failure.tooBig }
+        output.append(contentsOf: piece)
       }
-      guard code == Z_OK || code == Z_STREAM_END || code == Z_BUF_ERROR else {
-        let failure = ZlibFailure(code: code, stream: stream.pointee)
-        inflateReset(stream)
-        throw .corrupt(failure)
+    } catch {
+      if case .consumerFailed(let inner) = error, let failure = inner as? Failure {
+        throw failure
       }
-      guard produced <= limit - output.count else { throw .tooBig }
-      output.append(contentsOf: scratch[..<produced])
-      // A sender may end the deflate stream (BFINAL) inside a message; what follows it
-      // starts a new stream, as if without context takeover.
-      if code == Z_STREAM_END { inflateReset(stream) }
-      let outputFull = stream.pointee.avail_out == 0
-      if stream.pointee.avail_in == 0 && !outputFull { return }
-      if code == Z_BUF_ERROR && !outputFull { return }
+      throw .corrupt(ZlibFailure(error))
     }
   }
 
   /// Ends a message: inflates the `00 00 ff ff` the sender removed, then resets the window
   /// unless context takeover was agreed.
   public func finishMessage(appendingTo output: inout [UInt8], limit: Int) throws(Failure) {
-    defer { if resetsAfterMessage { inflateReset(stream) } }
+    defer { if resetsAfterMessage { decompressor.reset() } }
     var failure: Failure?
     Self.syncFlushTail.withUnsafeBytes { tail in
       do throws(Failure) {

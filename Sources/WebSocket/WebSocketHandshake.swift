@@ -37,9 +37,11 @@ public struct WebSocketHandshake: Sendable, Hashable {
   public let isHostRebindingProof: Bool
 
   /// Checks `head` as an upgrade request; throws the HTTP response to send instead when it
-  /// is not an acceptable one (then close).
+  /// is not an acceptable one (then close). `scheme` is the listener's, `http` or `https`
+  /// (a page served over https has an `https://` origin).
   public init(
-    _ head: HTTPRequestHead, deflate policy: PerMessageDeflatePolicy = PerMessageDeflatePolicy()
+    _ head: HTTPRequestHead, deflate policy: PerMessageDeflatePolicy = PerMessageDeflatePolicy(),
+    scheme: String = "http"
   ) throws(WebSocketHandshakeRefusal) {
     let headers = head.headers
     guard head.method == "GET" else {
@@ -74,7 +76,7 @@ public struct WebSocketHandshake: Sendable, Hashable {
     self.origin = origins.first
     self.isSameOrigin =
       origins.count == 1
-      && headers["Host"].map { RequestOrigin.matches(origins[0], host: $0) }
+      && headers["Host"].map { RequestOrigin.matches(origins[0], host: $0, scheme: scheme) }
         == true
     self.isHostRebindingProof = headers["Host"].map(RequestOrigin.isRebindingProof) == true
   }

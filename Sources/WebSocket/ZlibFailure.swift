@@ -1,4 +1,5 @@
 import CZlib
+import Deflate
 
 /// zlib refused to start or to go on.
 public struct ZlibFailure: Error, Sendable, Hashable, CustomStringConvertible {
@@ -7,29 +8,21 @@ public struct ZlibFailure: Error, Sendable, Hashable, CustomStringConvertible {
   /// zlib's message, or a description of the code.
   public let message: String
 
-  /// The failure `code`, with the message zlib left in `stream`.
-  init(code: Int32, stream: z_stream) {
-    self.code = code
-    self.message = stream.msg.map { String(cString: $0) } ?? "zlib error \(code)"
+  /// The failure the shared zlib wrapper reported, with zlib's code where it has one.
+  init(_ error: CompressionError) {
+    switch error {
+    case .initializationFailed(let code, let message), .streamFailed(let code, let message):
+      self.code = code
+      self.message = message
+    case .corruptInput(let message):
+      self.code = Z_DATA_ERROR
+      self.message = message
+    case .inputAfterStreamEnd, .consumerFailed, .streamUnusable:
+      self.code = Z_STREAM_ERROR
+      self.message = error.description
+    }
   }
 
   /// `zlib: message`.
   public var description: String { "zlib: \(message)" }
-
-  /// Allocates a `z_stream` for `initialize` to set up; frees it again and throws when zlib
-  /// refuses. zlib keeps pointers into the struct, so it lives on the heap and never moves.
-  static func makeStream(
-    _ initialize: (UnsafeMutablePointer<z_stream>) -> Int32
-  ) throws(ZlibFailure) -> UnsafeMutablePointer<z_stream> {
-    let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-    stream.initialize(to: z_stream())
-    let code = initialize(stream)
-    guard code == Z_OK else {
-      let failure = ZlibFailure(code: code, stream: stream.pointee)
-      stream.deinitialize(count: 1)
-      stream.deallocate()
-      throw failure
-    }
-    return stream
-  }
 }

@@ -17,6 +17,11 @@ struct BenchCommand: ParsableCommand {
       cores. The soak runs only when asked for (--scenario soak --duration S), and needs a
       server it starts.
 
+      --peers redis,nats,mosquitto with --scenario fan-out or memory measures those servers
+      beside observable-server in one run, each started on a free loopback port and spoken to
+      in its own protocol (RESP, NATS, MQTT 3.1.1 QoS 0); --tls does the same with every
+      connection over TLS, on a throwaway certificate made with openssl.
+
       Exit status: 0 when every check passed, 1 when something was lost or a check failed
       (or a measurement could not be made), 64 for bad arguments.
       """,
@@ -120,6 +125,11 @@ struct BenchCommand: ParsableCommand {
 
   @OptionGroup var clusterBroadcast: ClusterBroadcastOptions
 
+  @OptionGroup var comparison: ComparisonOptions
+
+  /// Whether the comparison beside the peers runs over TLS.
+  var tls: Bool { comparison.tls }
+
   func validate() throws {
     guard parsedSubscribers != nil else {
       throw ValidationError("--subscribers \(subscribers): expected positive counts like 1,10,100")
@@ -162,6 +172,7 @@ struct BenchCommand: ParsableCommand {
       throw ValidationError(
         "--transport \(transport): expected tcp, websocket or deflate, comma separated")
     }
+    try validateComparison()
     if let connect {
       guard server == nil, serverThreads == nil else {
         throw ValidationError(
@@ -177,6 +188,7 @@ struct BenchCommand: ParsableCommand {
 
   func run() throws {
     if try runClusterModes() { return }
+    if try runComparison() { return }
     let selected =
       scenarios.isEmpty
       ? ScenarioName.allCases.filter { $0 != .patterns && $0 != .soak && $0 != .broadcast }

@@ -14,11 +14,13 @@ struct BroadcastOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Broadcast: servers to compare, comma separated: observable (io_uring), observable-epoll, redis, nats.",
+      "Servers to compare, comma separated. Broadcast: observable (io_uring), observable-epoll,"
+        + " redis, nats (default: all four). Fan-out and memory: redis, nats, mosquitto, beside"
+        + " observable-server.",
       valueName: "p,p,…"))
-  var peers = "observable,observable-epoll,redis,nats"
+  var peers: String?
 
-  @Option(help: "Broadcast: runs of the whole comparison, one after the other.")
+  @Option(help: "Broadcast and comparisons: runs of the whole comparison, one after the other.")
   var repeats = 1
 
   /// How many servers are measured in all, each within `--timeout`.
@@ -26,7 +28,8 @@ struct BroadcastOptions: ParsableArguments {
 
   /// The peers `--peers` names, in its order; `nil` when one is unknown.
   var parsedPeers: [BroadcastPeer]? {
-    let names = peers.split(separator: ",").map(String.init)
+    let names = (peers ?? "observable,observable-epoll,redis,nats").split(separator: ",")
+      .map(String.init)
     let parsed = names.compactMap(BroadcastPeer.init(rawValue:))
     return parsed.count == names.count && !parsed.isEmpty ? parsed : nil
   }
@@ -39,8 +42,10 @@ struct BroadcastOptions: ParsableArguments {
       throw ValidationError("--broadcasts must be 1 to 10000")
     }
     guard repeats >= 1, repeats <= 20 else { throw ValidationError("--repeats must be 1 to 20") }
-    guard parsedPeers != nil else {
-      throw ValidationError("--peers \(peers): expected observable, observable-epoll, redis, nats")
+    // Fan-out and memory compare other servers; BenchCommand checks which scenario asks.
+    guard parsedPeers != nil || ComparedServer.parse(peers ?? "") != nil else {
+      throw ValidationError(
+        "--peers \(peers ?? ""): expected observable, observable-epoll, redis, nats, mosquitto")
     }
   }
 }

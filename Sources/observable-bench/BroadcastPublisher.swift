@@ -1,4 +1,5 @@
 import Glibc
+import ObservablePOSIX
 
 /// The connection that publishes the broadcasts: blocking, `TCP_NODELAY`, its answers left
 /// unread except the one that says it is ready (a greeting, a NATS `PONG`).
@@ -25,16 +26,11 @@ final class BroadcastPublisher {
   }
 
   private func send(_ bytes: [UInt8]) throws(BenchError) {
-    var offset = 0
-    while offset < bytes.count {
-      let sent = bytes[offset...].withUnsafeBytes {
-        Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-      }
-      if sent < 0 {
-        if errno == EINTR { continue }
-        throw .system(call: "send to \(peer.rawValue)", code: errno)
-      }
-      offset += sent
+    let sent = bytes.withUnsafeBytes { raw in
+      Result { () throws(SystemError) in try BlockingWrite.send(raw, to: fd) }
+    }
+    if case .failure(let error) = sent {
+      throw .system(call: "send to \(peer.rawValue)", code: error.code)
     }
   }
 

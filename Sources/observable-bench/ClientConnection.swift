@@ -186,25 +186,7 @@ final class ClientConnection {
   /// Writes pending output until it is all written (`true`) or the socket is full (`false`).
   @discardableResult
   func flush() throws(BenchError) -> Bool {
-    while outputOffset < output.count {
-      let sent = output.withUnsafeBytes { bytes in
-        send(
-          descriptor, bytes.baseAddress! + outputOffset, bytes.count - outputOffset,
-          Int32(MSG_NOSIGNAL))
-      }
-      if sent >= 0 {
-        outputOffset += sent
-        continue
-      }
-      switch errno {
-      case EINTR: continue
-      case EAGAIN, EWOULDBLOCK: return false
-      case let code: throw .system(call: "send", code: code)
-      }
-    }
-    output.removeAll(keepingCapacity: true)
-    outputOffset = 0
-    return true
+    try SocketOutput.flush(descriptor, &output, offset: &outputOffset)
   }
 
   private let input: UnsafeMutableRawPointer

@@ -95,9 +95,9 @@ struct FanOutScenario: Scenario {
       for subscriber in subscribers {
         descriptors.append(pollfd(fd: subscriber.descriptor, events: Int16(POLLIN), revents: 0))
       }
-      let linesPerBatch = max(1, configuration.batchBytes / publishLine.length)
-      // Waiting for a quarter window of room keeps writes large when subscribers lag.
-      let lowWater = UInt64(max(1, min(configuration.window / 4, linesPerBatch)))
+      let bound = PublishWindow(
+        window: configuration.window, lineBytes: publishLine.length,
+        batchBytes: configuration.batchBytes, total: total)
       started = MonotonicTime.now()
       lastDelivery = started
       lastPublished = started
@@ -105,11 +105,9 @@ struct FanOutScenario: Scenario {
       while !finished {
         var canPublishMore = false
         if !publisher.hasPendingOutput, published < total {
-          let slowest = tallies.lazy.map(\.next).min() ?? published
-          let inFlight = published - min(slowest, published)
-          let room = UInt64(configuration.window) - min(inFlight, UInt64(configuration.window))
-          let count = min(room, UInt64(linesPerBatch), total - published)
-          if count > 0, count >= lowWater || published + count == total {
+          let count = bound.nextBatch(
+            published: published, slowest: tallies.lazy.map(\.next).min() ?? published)
+          if count > 0 {
             publishBatch(count)
             if try publisher.flush() { lastPublished = MonotonicTime.now() }
             canPublishMore = !publisher.hasPendingOutput && published < total

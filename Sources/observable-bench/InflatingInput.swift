@@ -1,4 +1,4 @@
-import CZlib
+import Deflate
 import Glibc
 
 /// The receiving side of a fan-out subscriber that sent `compress`: what arrives is one raw
@@ -7,23 +7,18 @@ import Glibc
 /// Compressed bytes are read into a buffer of their own and inflated as far as the line buffer
 /// has room; what does not fit stays pending, and ``ClientConnection/read()`` inflates it
 /// before reading the socket again, so the caller must read again while ``hasPending``.
-/// Belongs to one connection, on the benchmark's one thread.
+/// The zlib calls are the shared ``InflateDecompressor``'s, one call per read straight into the
+/// line buffer. Belongs to one connection, on the benchmark's one thread.
 final class InflatingInput {
   /// Starts a raw inflate stream with a 32 KiB window; `nil` when zlib cannot allocate it.
   init?(capacity: Int = 64 * 1024) {
-    stream = .allocate(capacity: 1)
-    stream.initialize(to: z_stream())
-    guard observable_inflate_init_raw(stream, -15) == Z_OK else {
-      stream.deallocate()
-      return nil
-    }
+    guard let stream = try? InflateDecompressor() else { return nil }
+    self.stream = stream
     self.capacity = capacity
     compressed = .allocate(byteCount: capacity, alignment: 16)
   }
 
   deinit {
-    inflateEnd(stream)
-    stream.deallocate()
     compressed.deallocate()
   }
 
@@ -62,28 +57,21 @@ final class InflatingInput {
       pendingEnd = count
       outcome = .bytes(count)
     }
-    stream.pointee.next_in = UnsafePointer(
-      (compressed + pendingStart).assumingMemoryBound(to: Bytef.self))
-    stream.pointee.avail_in = UInt32(pendingEnd - pendingStart)
-    stream.pointee.next_out = out.assumingMemoryBound(to: Bytef.self)
-    stream.pointee.avail_out = UInt32(room)
-    let code = inflate(stream, Z_SYNC_FLUSH)
-    defer {
-      stream.pointee.next_in = nil
-      stream.pointee.next_out = nil
+    let consumed: Int
+    let produced: Int
+    do {
+      (consumed, produced) = try stream.inflate(
+        UnsafeRawBufferPointer(start: compressed + pendingStart, count: pendingEnd - pendingStart),
+        into: UnsafeMutableRawBufferPointer(start: out, count: room))
+    } catch {
+      throw .unexpected("the server's compressed stream does not inflate (\(error))")
     }
-    // Z_BUF_ERROR only says no progress was possible; anything else is a corrupt stream.
-    guard code == Z_OK || code == Z_BUF_ERROR else {
-      throw .unexpected("the server's compressed stream does not inflate (zlib code \(code))")
-    }
-    pendingStart = pendingEnd - Int(stream.pointee.avail_in)
-    let produced = room - Int(stream.pointee.avail_out)
+    pendingStart += consumed
     plainBytes += produced
     return (outcome, produced)
   }
 
-  // zlib remembers the z_stream's address, so it lives on the heap and never moves.
-  private let stream: UnsafeMutablePointer<z_stream>
+  private let stream: InflateDecompressor
   private let compressed: UnsafeMutableRawPointer
   private let capacity: Int
   private var pendingStart = 0

@@ -1,4 +1,5 @@
 import Glibc
+import ObservablePOSIX
 import ObservableServer
 
 /// A TCP endpoint on this machine, the only kind of address the benchmark will load.

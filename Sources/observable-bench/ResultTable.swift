@@ -11,6 +11,9 @@ struct ResultRow: Encodable, Sendable {
   var serverCPUPercent: Double?
   /// The numbers behind `result`, for machines.
   var metrics: [String: Double]
+  /// The server a comparison row measured (`observable`, `redis`, `nats`, `mosquitto`);
+  /// `nil` in rows that measure observable-server alone.
+  var peer: String?
 
   /// A row that passed when `problems` is empty, and otherwise failed for all of them.
   init(
@@ -30,6 +33,7 @@ struct ResultRow: Encodable, Sendable {
 
   private enum CodingKeys: String, CodingKey {
     case scenario, parameter, result, passed, failure, benchCPUPercent, serverCPUPercent, metrics
+    case peer
   }
 
   func encode(to encoder: any Encoder) throws {
@@ -42,6 +46,7 @@ struct ResultRow: Encodable, Sendable {
     try container.encodeIfPresent(benchCPUPercent.map(Format.rounded), forKey: .benchCPUPercent)
     try container.encodeIfPresent(serverCPUPercent.map(Format.rounded), forKey: .serverCPUPercent)
     try container.encode(metrics.mapValues(Format.rounded), forKey: .metrics)
+    try container.encodeIfPresent(peer, forKey: .peer)
   }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ObservablePOSIX
 import ObservableServer
 
 /// Connects, pings and exits 0 when the server answers: a health check for containers.

@@ -1,8 +1,9 @@
 import ArgumentParser
 import Logging
+import ObservableLogging
 import ObservableServer
 
-/// Runs the server until SIGINT or SIGTERM.
+/// Runs the server until SIGINT or SIGTERM; SIGHUP reloads the TLS certificate.
 struct Serve: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Run the server (what observable-server does without a subcommand).")
@@ -15,7 +16,8 @@ struct Serve: ParsableCommand {
 }
 
 extension ServerOptions {
-  /// Runs the server these options describe until SIGINT or SIGTERM.
+  /// Runs the server these options describe until SIGINT or SIGTERM; with TLS, each SIGHUP
+  /// reads the certificate and key again.
   func runServer() throws {
     let level = Logger.Level(rawValue: logLevel) ?? .info
     let journal = JournalStream.isConnected()
@@ -41,7 +43,6 @@ extension ServerOptions {
     let systemd = SystemdService()
     // Before the server announces itself, so that a signal sent as soon as it listens is handled.
     ShutdownSignals.install()
-    try server.reloadAuthorizationOnHangup()
     do {
       try server.start()
     } catch {
@@ -49,7 +50,11 @@ extension ServerOptions {
       throw ExitCode.failure
     }
     systemd.started(server)
-    let signal = ShutdownSignals.wait()
+    var signal = ShutdownSignals.wait()
+    while signal == "SIGHUP" {
+      server.reload()
+      signal = ShutdownSignals.wait()
+    }
     logger.notice("shutting down", metadata: ["signal": "\(signal)"])
     systemd.stopping()
     server.shutdown()

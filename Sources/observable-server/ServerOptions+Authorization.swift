@@ -1,5 +1,6 @@
 import ArgumentParser
 import ObservableAuthorization
+import ObservableCredentials
 
 extension ServerOptions {
   /// The credentials and rules of `--token`, `--auth-file` and `--jwt-key`, or `nil` when none

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Glibc
 import Logging
+import ObservableCluster
+import ObservablePOSIX
 import ObservableServer
 
 /// Every flag of the server, shared by the root command and `serve`.
@@ -8,14 +10,14 @@ struct ServerOptions: ParsableArguments {
   @Option(
     name: .customLong("listen"),
     help: ArgumentHelp(
-      "Address to listen on: host:port, [v6addr]:port or unix:/path. Repeatable.",
+      "Address to listen on: host:port, [v6addr]:port or unix:/path; tls://host:port for TLS (--tls-cert). Repeatable.",
       valueName: "address"))
   var listen: [String] = ["127.0.0.1:7070"]
 
   @Option(
     name: .customLong("http"),
     help: ArgumentHelp(
-      "Serve HTTP here: the live page at /, /metrics, /healthz and WebSocket at /ws. host:port, [v6addr]:port or unix:/path. Repeatable; off by default.",
+      "Serve HTTP here: the live page at /, /metrics, /healthz and WebSocket at /ws. host:port, [v6addr]:port or unix:/path; https://host:port for TLS (--tls-cert). Repeatable; off by default.",
       valueName: "address"))
   var http: [String] = []
 
@@ -119,7 +121,7 @@ struct ServerOptions: ParsableArguments {
   @Option(
     name: .customLong("cluster"),
     help: ArgumentHelp(
-      "Join a cluster through this NATS server: nats://[user:password@|token@]host[:port]. Repeatable; off by default.",
+      "Join a cluster through this NATS server: nats://[user:password@|token@]host[:port], or tls:// for TLS (also used when the server requires it). Repeatable; off by default.",
       valueName: "url"))
   var cluster: [String] = []
 
@@ -133,6 +135,8 @@ struct ServerOptions: ParsableArguments {
       "NATS servers that store each retained value (default 3; fewer if the cluster is smaller).")
   var clusterReplicas: Int?
 
+  @OptionGroup var clusterTLS: ClusterTLSOptions
+
   @Option(
     name: .customLong("io-uring"),
     help: ArgumentHelp(
@@ -143,12 +147,16 @@ struct ServerOptions: ParsableArguments {
   @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
   var logLevel = "info"
 
+  @OptionGroup var tls: TLSOptions
+
   func validate() throws {
-    for address in listen where ListenAddress(address) == nil {
-      throw ValidationError("--listen \(address): expected host:port, [v6addr]:port or unix:/path")
+    for address in listen where SchemedListenAddress.listen(address) == nil {
+      throw ValidationError(
+        "--listen \(address): expected host:port, [v6addr]:port, unix:/path or tls://host:port")
     }
-    for address in http where ListenAddress(address) == nil {
-      throw ValidationError("--http \(address): expected host:port, [v6addr]:port or unix:/path")
+    for address in http where SchemedListenAddress.http(address) == nil {
+      throw ValidationError(
+        "--http \(address): expected host:port, [v6addr]:port, unix:/path or https://host:port")
     }
     for stream in exec where ExecStreamConfiguration(stream) == nil {
       throw ValidationError("--exec \(stream): expected name=command with a valid stream name")
@@ -200,8 +208,13 @@ struct ServerOptions: ParsableArguments {
   /// The server's configuration from the flags and the environment.
   func configuration() throws -> ServerConfiguration {
     var configuration = ServerConfiguration()
-    configuration.listen = listen.compactMap(ListenAddress.init)
-    configuration.httpListen = http.compactMap(ListenAddress.init)
+    let lines = listen.compactMap(SchemedListenAddress.listen)
+    configuration.listen = lines.filter { !$0.tls }.map(\.address)
+    configuration.tlsListen = lines.filter(\.tls).map(\.address)
+    let pages = http.compactMap(SchemedListenAddress.http)
+    configuration.httpListen = pages.filter { !$0.tls }.map(\.address)
+    configuration.httpsListen = pages.filter(\.tls).map(\.address)
+    try tls.apply(to: &configuration)
     configuration.allowOrigins = allowOrigin
     configuration.execStreams = exec.compactMap(ExecStreamConfiguration.init)
     configuration.token = try resolvedToken()
@@ -230,14 +243,16 @@ struct ServerOptions: ParsableArguments {
   private var clusterOnlyFlagGiven: String? {
     if clusterPrefix != nil { return "--cluster-prefix" }
     if clusterReplicas != nil { return "--cluster-replicas" }
-    return nil
+    return clusterTLS.flagGiven
   }
 
   private func clusterConfiguration() throws -> ClusterConfiguration {
     do {
-      return try ClusterConfiguration(
+      var configuration = try ClusterConfiguration(
         urls: cluster, prefix: clusterPrefix ?? "obs", replicas: clusterReplicas ?? 3)
-    } catch {
+      configuration.tls = try clusterTLS.configuration()
+      return configuration
+    } catch let error as ClusterConfigurationError {
       throw ValidationError(error.description)
     }
   }

@@ -1,6 +1,8 @@
 import Glibc
 
-/// Turns SIGINT and SIGTERM into one orderly shutdown, run by the main thread.
+/// Turns SIGINT and SIGTERM into one orderly shutdown, run by the main thread, and SIGHUP into
+/// a reload of the TLS certificate and the authorization file (as nats-server and nginx read SIGHUP: `systemctl reload`
+/// must never end the service).
 ///
 /// A handler writes the signal's number to a pipe that the main thread reads. Whichever thread
 /// the kernel picks runs the handler, so no signal is lost to a thread's mask, and nothing
@@ -14,7 +16,7 @@ enum ShutdownSignals {
     for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
     readEnd = ends[0]
     writeEnd = ends[1]
-    for number in [SIGINT, SIGTERM] {
+    for number in [SIGINT, SIGTERM, SIGHUP] {
       var action = sigaction()
       action.__sigaction_handler.sa_handler = { number in
         var byte = UInt8(truncatingIfNeeded: number)
@@ -30,14 +32,19 @@ enum ShutdownSignals {
     sigemptyset(&signals)
     sigaddset(&signals, SIGINT)
     sigaddset(&signals, SIGTERM)
+    sigaddset(&signals, SIGHUP)
     pthread_sigmask(SIG_UNBLOCK, &signals, nil)
   }
 
-  /// Blocks until SIGINT or SIGTERM arrives and returns its name.
+  /// Blocks until SIGINT, SIGTERM or SIGHUP arrives and returns its name.
   static func wait() -> String {
     var byte: UInt8 = 0
     while read(readEnd, &byte, 1) != 1 {}
-    return Int32(byte) == SIGINT ? "SIGINT" : "SIGTERM"
+    switch Int32(byte) {
+    case SIGINT: return "SIGINT"
+    case SIGHUP: return "SIGHUP"
+    default: return "SIGTERM"
+    }
   }
 
   // Set once in `install()`, before any signal can arrive, and only read afterwards, by the

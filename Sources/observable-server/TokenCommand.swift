@@ -1,5 +1,6 @@
 import ArgumentParser
 import ObservableAuthorization
+import ObservableCredentials
 
 /// `observable-server token [USER]`: a new random token for a user of `--auth-file`, and the
 /// member that the file keeps instead of it (its SHA-256, never the token itself).

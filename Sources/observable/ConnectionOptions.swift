@@ -6,8 +6,8 @@ import ObservableClient
 struct ConnectionOptions: ParsableArguments {
   @Option(
     help: """
-      The server's address: host:port, [v6addr]:port or unix:/path (default: \
-      $OBSERVABLE_SERVER, else 127.0.0.1:7070).
+      The server's address: host:port, [v6addr]:port or unix:/path, with tls:// in front for \
+      TLS (default: $OBSERVABLE_SERVER, else 127.0.0.1:7070).
       """)
   var server: String?
 
@@ -18,17 +18,21 @@ struct ConnectionOptions: ParsableArguments {
   @Flag(help: "Ask the server to compress its lines with deflate.")
   var compress = false
 
+  @OptionGroup(title: "TLS (with a tls:// address)") var tls: TLSOptions
+
   /// The address the command connects to.
   var address: String {
     server ?? Terminal.environment("OBSERVABLE_SERVER") ?? "127.0.0.1:7070"
   }
 
   mutating func validate() throws {
+    let usesTLS: Bool
     do {
-      _ = try ServerAddress(parsing: address)
+      usesTLS = try ServerAddress.parsing(url: address).usesTLS
     } catch {
       throw ValidationError("\(error)")
     }
+    try tls.check(usesTLS: usesTLS)
   }
 
   /// A connected client; on failure, the reason on stderr and exit status 1.
@@ -36,6 +40,10 @@ struct ConnectionOptions: ParsableArguments {
     var configuration = ClientConfiguration(
       token: token ?? Terminal.environment("OBSERVABLE_SERVER_TOKEN"),
       compression: compress)
+    // Set only for a tls:// address: the client speaks TLS whenever it has a configuration.
+    if (try? ServerAddress.parsing(url: address))?.usesTLS == true {
+      configuration.tls = tls.configuration
+    }
     // The command reports what matters itself, on stderr; the library's warnings would repeat it.
     configuration.logger = Logger(label: "observable") { _ in SwiftLogNoOpLogHandler() }
     let client = try ObservableClient(address, configuration: configuration)

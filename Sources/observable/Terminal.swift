@@ -1,4 +1,5 @@
 import Glibc
+import ObservablePOSIX
 
 /// Lines to stdout and stderr, each written at once (no buffer), so pipes see every line as it
 /// happens and a reader of `observable sub` is never a buffer behind.
@@ -25,18 +26,7 @@ enum Terminal {
   /// ends the attempt quietly (the command then ends on its own terms).
   private static func write(_ text: String, to descriptor: Int32) {
     var text = text
-    text.withUTF8 { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-        if written > 0 {
-          offset += written
-        } else if written < 0 && errno == EINTR {
-          continue
-        } else {
-          return
-        }
-      }
-    }
+    text.withUTF8 { _ = BlockingWrite.write(UnsafeRawBufferPointer($0), to: descriptor) }
   }
+
 }

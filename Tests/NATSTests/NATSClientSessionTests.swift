@@ -204,14 +204,17 @@ final class NATSClientSessionTests: XCTestCase {
     XCTAssertEqual(
       try feed(&session, "-ERR 'Permissions Violation for Publish to \"a\"'\r\n").0,
       [.serverError("Permissions Violation for Publish to \"a\"")])
-    let later = #"INFO {"max_payload":128,"connect_urls":["10.0.0.4:4222"],"ldm":true}"# + "\r\n"
+    let later =
+      #"INFO {"max_payload":128,"connect_urls":["10.0.0.4:4222"],"ldm":true,"tls_required":true}"#
+      + "\r\n"
     let (events, _) = try feed(&session, later)
     XCTAssertEqual(
       events,
       [
         .serverInfo(
           NATSServerInfo(
-            maxPayload: 128, headers: false, connectURLs: ["10.0.0.4:4222"], lameDuckMode: true))
+            maxPayload: 128, headers: false, connectURLs: ["10.0.0.4:4222"], lameDuckMode: true,
+            tlsRequired: true))
       ])
     XCTAssertEqual(session.maxPayload, 128)
     XCTAssertEqual(session.servers.servers.count, 4)

@@ -19,6 +19,11 @@ final class NATSServerURLTests: XCTestCase {
         "nats://alice:@h", NATSServerURL(host: "h", credentials: .user(name: "alice", password: ""))
       ),
       ("nats://tok3n@[::1]:9", NATSServerURL(host: "::1", port: 9, credentials: .token("tok3n"))),
+      (
+        "tls://nats.example:4443",
+        NATSServerURL(host: "nats.example", port: 4443, requiresTLS: true)
+      ),
+      ("TLS://[::1]", NATSServerURL(host: "::1", requiresTLS: true)),
     ]
     for (text, expected) in cases {
       XCTAssertEqual(try NATSServerURL(parsing: text), expected, text)
@@ -37,7 +42,7 @@ final class NATSServerURLTests: XCTestCase {
   func testErrorsSayWhatIsWrong() {
     let cases: [(String, NATSURLError)] = [
       ("127.0.0.1:4222", .missingScheme("127.0.0.1:4222")),
-      ("tls://h:1", .unsupportedScheme("tls")),
+      ("https://h:1", .unsupportedScheme("https")),
       ("nats://h:1/path", .unexpectedPath("nats://h:1/path")),
       ("nats://@h", .emptyUser("nats://@h")),
       ("nats://", .badHost("nats://")),
@@ -60,5 +65,6 @@ final class NATSServerURLTests: XCTestCase {
     let url = try NATSServerURL(parsing: "nats://alice:secret@[::1]:4")
     XCTAssertEqual(url.description, "nats://[::1]:4")
     XCTAssertEqual(try NATSServerURL(parsing: "nats://t@h").description, "nats://h:4222")
+    XCTAssertEqual(try NATSServerURL(parsing: "tls://t@h:1").description, "tls://h:1")
   }
 }

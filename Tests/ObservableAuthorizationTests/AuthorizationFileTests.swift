@@ -1,4 +1,5 @@
 import ObservableAuthorization
+import ObservableCredentials
 import XCTest
 
 /// Reading the authorization file, and every way it can be wrong, with the line it names.

@@ -1,5 +1,6 @@
 import Foundation
 import ObservableAuthorization
+import ObservableCredentials
 import XCTest
 
 /// Three users whose rules overlap, against every action, on exact names and on patterns.

@@ -1,5 +1,6 @@
 import Foundation
 import TLS
+import TestSupport
 import XCTest
 
 /// A server that asks for client certificates, against `openssl s_client`.
@@ -35,7 +36,7 @@ final class TLSClientCertificateTests: CertificateTestCase {
       XCTAssertEqual(peer?.subject, "CN=alice,O=Example")
       XCTAssertEqual(peer?.alternativeNames, ["alice.example", "alice@example.com"])
       XCTAssertEqual(peer?.serialNumber, "5005")
-      XCTAssertEqual(finish(pump, client), 0, client.errors)
+      XCTAssertEqual(finish(pump, client), 0, client.stderr)
     }
   }
 
@@ -46,7 +47,7 @@ final class TLSClientCertificateTests: CertificateTestCase {
     XCTAssertEqual(pump.handshakes, 0)
     client.closeInput()
     XCTAssertNotEqual(client.exitStatus(), 0)
-    XCTAssertTrue(client.errors.contains("certificate required"), client.errors)
+    XCTAssertTrue(client.stderr.contains("certificate required"), client.stderr)
   }
 
   func testCertificateFromAnUnknownAuthorityFailsTheHandshake() throws {
@@ -58,7 +59,7 @@ final class TLSClientCertificateTests: CertificateTestCase {
       XCTAssertTrue(pump.failure?.message.contains("unable to get local issuer") ?? false)
       client.closeInput()
       XCTAssertNotEqual(client.exitStatus(), 0)
-      XCTAssertTrue(client.errors.contains("unknown ca"), client.errors)
+      XCTAssertTrue(client.stderr.contains("unknown ca"), client.stderr)
     }
   }
 
@@ -67,6 +68,6 @@ final class TLSClientCertificateTests: CertificateTestCase {
     client.write("anonymous\n")
     XCTAssertTrue(pump.run { $0.text == "anonymous\n" }, "\(pump.failure as Any)")
     XCTAssertNil(pump.session.peerCertificate)
-    XCTAssertEqual(finish(pump, client), 0, client.errors)
+    XCTAssertEqual(finish(pump, client), 0, client.stderr)
   }
 }

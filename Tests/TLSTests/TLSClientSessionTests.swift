@@ -1,5 +1,6 @@
 import Foundation
 import TLS
+import TestSupport
 import XCTest
 
 /// The client side of the transform against `openssl s_server` and Python's `ssl` module.
@@ -58,7 +59,7 @@ final class TLSClientSessionTests: CertificateTestCase {
     let pump = try connect(context, port: port)
     pump.run { $0.failure != nil }
     XCTAssertEqual(pump.handshakes, 0)
-    XCTAssertTrue(server.wait { $0.errors.contains("alert") || $0.output.contains("ERROR") })
+    XCTAssertTrue(server.wait { $0.stderr.contains("alert") || $0.stdout.contains("ERROR") })
     return pump.failure
   }
 
@@ -95,7 +96,7 @@ final class TLSClientSessionTests: CertificateTestCase {
     let pump = try connect(try context(certificate: "client"), port: port)
     reversesALine(pump)
     XCTAssertTrue(
-      server.wait { $0.errors.contains("CN = alice") || $0.output.contains("CN = alice") })
+      server.wait { $0.stderr.contains("CN = alice") || $0.stdout.contains("CN = alice") })
   }
 
   func testRefusesARenegotiationTheServerAsksFor() throws {
@@ -106,12 +107,12 @@ final class TLSClientSessionTests: CertificateTestCase {
       ], reversing: false)
     let pump = try connect(try context(), port: port)
     pump.send("hello\n")
-    XCTAssertTrue(pump.run { _ in server.output.contains("hello") }, server.output)
+    XCTAssertTrue(pump.run { _ in server.stdout.contains("hello") }, server.stdout)
     // s_server's `r` command sends a HelloRequest.
     server.write("r\n")
     pump.run { $0.failure != nil }
     XCTAssertEqual(pump.failure?.kind, .alertReceived(40), "\(pump.failure as Any)")
-    XCTAssertTrue(server.wait { $0.errors.contains("no renegotiation") }, server.errors)
+    XCTAssertTrue(server.wait { $0.stderr.contains("no renegotiation") }, server.stderr)
     XCTAssertEqual(pump.handshakes, 1)
   }
 
@@ -138,14 +139,14 @@ final class TLSClientSessionTests: CertificateTestCase {
       script, [certificates.path("server.pem"), certificates.path("server.key")])
     var port: UInt16?
     server.wait { child in
-      port = child.output.split(separator: "\n").first.flatMap { UInt16($0) }
+      port = child.stdout.split(separator: "\n").first.flatMap { UInt16($0) }
       return port != nil
     }
-    let pump = try connect(try context(), port: XCTUnwrap(port, server.errors))
+    let pump = try connect(try context(), port: XCTUnwrap(port, server.stderr))
     pump.send("hello python\n")
     XCTAssertTrue(pump.run { $0.received.count == 13000 }, "\(pump.failure as Any)")
     XCTAssertEqual(pump.text, String(repeating: "HELLO PYTHON\n", count: 1000))
-    XCTAssertEqual(server.exitStatus(), 0, server.errors)
-    XCTAssertTrue(server.output.hasSuffix("\nsni localhost\nTLSv1.3 hello python\n"), server.output)
+    XCTAssertEqual(server.exitStatus(), 0, server.stderr)
+    XCTAssertTrue(server.stdout.hasSuffix("\nsni localhost\nTLSv1.3 hello python\n"), server.stdout)
   }
 }

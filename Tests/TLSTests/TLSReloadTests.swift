@@ -1,5 +1,6 @@
 import Foundation
 import TLS
+import TestSupport
 import XCTest
 
 /// Reloading builds a new context for new sessions; open sessions keep theirs, and a reload
@@ -35,12 +36,12 @@ final class TLSReloadTests: CertificateTestCase {
     XCTAssertTrue(pump.session.peerSentCloseNotify)
     XCTAssertNil(pump.failure)
     client.exitStatus()
-    try certificates.write("seen.txt", client.output)
+    try certificates.write("seen.txt", client.stdout)
     let x509 = try ChildProcess(
-      "openssl", ["x509", "-noout", "-serial", "-in", certificates.path("seen.txt")])
+      tool: "openssl", ["x509", "-noout", "-serial", "-in", certificates.path("seen.txt")])
     x509.closeInput()
     x509.exitStatus()
-    return x509.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    return x509.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
   func testNewConnectionsGetTheNewCertificateAndOpenOnesGoOn() throws {
@@ -57,8 +58,8 @@ final class TLSReloadTests: CertificateTestCase {
 
     client.write("after\n")
     XCTAssertTrue(open.run { $0.text == "before\nafter\n" }, "\(open.failure as Any)")
-    XCTAssertTrue(client.wait { $0.output == "before\nafter\n" })
-    XCTAssertEqual(finish(open, client), 0, client.errors)
+    XCTAssertTrue(client.wait { $0.stdout == "before\nafter\n" })
+    XCTAssertEqual(finish(open, client), 0, client.stderr)
   }
 
   func testAFailedReloadKeepsTheOldCertificate() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import TLS
+import TestSupport
 import XCTest
 
 /// The server side of the transform against `openssl s_client` and Python's `ssl` module.
@@ -25,8 +26,8 @@ final class TLSServerSessionTests: CertificateTestCase {
     XCTAssertEqual(pump.session.negotiatedProtocol, version)
     XCTAssertNotNil(pump.session.cipher)
     XCTAssertTrue(
-      client.wait { $0.output == "greeting from the server\nhello from s_client\n" }, client.output)
-    XCTAssertEqual(finish(pump, client), 0, client.errors)
+      client.wait { $0.stdout == "greeting from the server\nhello from s_client\n" }, client.stdout)
+    XCTAssertEqual(finish(pump, client), 0, client.stderr)
   }
 
   func testEchoesBothWaysOverTLS13() throws {
@@ -35,6 +36,19 @@ final class TLSServerSessionTests: CertificateTestCase {
 
   func testEchoesBothWaysOverTLS12() throws {
     try echo(version: "-tls1_2", expecting: "TLSv1.2")
+  }
+
+  /// s_client lists AES-256-GCM first, as OpenSSL does by default; the server's order wins.
+  func testTheServerPrefersAES128GCMOverTLS13() throws {
+    let (pump, client) = try serve(try context()) {
+      try openSSLClient($0, certificates, ["-quiet", "-tls1_3"])
+    }
+    pump.echoes = true
+    client.write("which suite\n")
+    XCTAssertTrue(pump.run { $0.text == "which suite\n" }, "\(pump.failure as Any)")
+    XCTAssertEqual(pump.session.cipher, "TLS_AES_128_GCM_SHA256")
+    XCTAssertTrue(client.wait { $0.stdout == "which suite\n" }, client.stdout)
+    XCTAssertEqual(finish(pump, client), 0, client.stderr)
   }
 
   func testRefusesTLS10And11() throws {
@@ -48,7 +62,7 @@ final class TLSServerSessionTests: CertificateTestCase {
       XCTAssertEqual(pump.handshakes, 0)
       client.closeInput()
       XCTAssertNotEqual(client.exitStatus(), 0)
-      XCTAssertTrue(client.errors.contains("protocol version"), client.errors)
+      XCTAssertTrue(client.stderr.contains("protocol version"), client.stderr)
     }
   }
 
@@ -103,7 +117,7 @@ final class TLSServerSessionTests: CertificateTestCase {
     XCTAssertTrue(pump.failure?.message.contains("certificate expired") ?? false)
     client.closeInput()
     XCTAssertNotEqual(client.exitStatus(), 0)
-    XCTAssertTrue(client.errors.contains("certificate has expired"), client.errors)
+    XCTAssertTrue(client.stderr.contains("certificate has expired"), client.stderr)
   }
 
   /// OpenSSL 3 refuses a client's renegotiation by default as well (it needs
@@ -117,7 +131,7 @@ final class TLSServerSessionTests: CertificateTestCase {
     XCTAssertTrue(pump.run { $0.handshakes == 1 })
     client.write("R\n")
     pump.run { $0.failure != nil || $0.socketEnded }
-    XCTAssertTrue(client.wait { $0.errors.contains("no renegotiation") }, client.errors)
+    XCTAssertTrue(client.wait { $0.stderr.contains("no renegotiation") }, client.stderr)
     XCTAssertEqual(pump.handshakes, 1)
     client.closeInput()
     client.exitStatus()
@@ -143,7 +157,7 @@ final class TLSServerSessionTests: CertificateTestCase {
     }
     pump.echoes = true
     XCTAssertTrue(pump.run { $0.received.count == 36000 }, "\(pump.failure as Any)")
-    XCTAssertEqual(client.exitStatus(), 0, client.errors)
-    XCTAssertEqual(client.output, "TLSv1.3 36000 True\n")
+    XCTAssertEqual(client.exitStatus(), 0, client.stderr)
+    XCTAssertEqual(client.stdout, "TLSv1.3 36000 True\n")
   }
 }

@@ -2,26 +2,39 @@ import Foundation
 import Glibc
 import Locking
 
-/// A built executable (`observable`, `observable-server`) run as a real process, as users run
-/// it, with its standard output and error kept apart. Killed with SIGKILL when the value goes
-/// away, so nothing a test starts outlives it.
+/// A built executable (`observable`, `observable-server`) or a system tool used as a peer
+/// (`openssl`, `python3`) run as a real process, with its standard output and error kept apart.
+/// Killed with SIGKILL when the value goes away, so nothing a test starts outlives it.
 public final class ChildProcess: Sendable {
   private let process: Locked<Process>
   private let pid: Int32
   private let stdoutText: ProcessOutput
   private let stderrText: ProcessOutput
   private let input: FileHandle?
+  /// The executable's file name, for messages.
+  let name: String
 
   /// Starts `name` with `arguments`, the test's environment plus `environment`, and, when
   /// `withInput` is set, a pipe as its standard input.
-  public init(
+  public convenience init(
     _ name: String, _ arguments: [String], environment: [String: String] = [:],
     withInput: Bool = false
   ) throws {
+    try self.init(
+      executable: BuiltProduct.url(name), arguments,
+      completeEnvironment: BuiltProduct.environment(environment), withInput: withInput)
+  }
+
+  /// Starts `executable` with `arguments` and exactly `completeEnvironment`, and, when
+  /// `withInput` is set, a pipe as its standard input.
+  init(
+    executable: URL, _ arguments: [String], completeEnvironment: [String: String],
+    withInput: Bool
+  ) throws {
     let process = Process()
-    process.executableURL = BuiltProduct.url(name)
+    process.executableURL = executable
     process.arguments = arguments
-    process.environment = BuiltProduct.environment(environment)
+    process.environment = completeEnvironment
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out
@@ -38,6 +51,7 @@ public final class ChildProcess: Sendable {
     stderrText = ProcessOutput(reading: err)
     try process.run()
     pid = process.processIdentifier
+    name = executable.lastPathComponent
     self.process = Locked(process)
   }
 
@@ -54,7 +68,7 @@ public final class ChildProcess: Sendable {
   public var lines: [String] { stdout.split(separator: "\n").map(String.init) }
 
   /// Writes `text` to the process's standard input.
-  public func write(_ text: String) { input?.write(Data(text.utf8)) }
+  public func write(_ text: String) { try? input?.write(contentsOf: Data(text.utf8)) }
 
   /// Closes the process's standard input.
   public func closeInput() { try? input?.close() }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ObservablePOSIX
 
 /// A real blocking socket client that speaks lines, for tests. Every read is bounded by a
 /// deadline, so a test that waits for something that never comes fails instead of hanging.
@@ -39,16 +40,12 @@ public final class LineClient: @unchecked Sendable {
 
   /// Sends bytes as they are.
   public func sendRaw(_ bytes: [UInt8]) throws {
-    var offset = 0
-    while offset < bytes.count {
-      let sent = bytes[offset...].withUnsafeBytes {
-        Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+    try bytes.withUnsafeBytes { raw in
+      do throws(SystemError) {
+        try BlockingWrite.send(raw, to: fd)
+      } catch {
+        throw TestSupportError(call: "send", code: error.code)
       }
-      if sent < 0 {
-        if errno == EINTR { continue }
-        throw TestSupportError(call: "send", code: errno)
-      }
-      offset += sent
     }
   }
 

@@ -1,6 +1,6 @@
 import FuzzSupport
 
-@testable import ObservableServer
+@testable import ObservableFraming
 
 /// Fuzzes the line framer: the same bytes, cut into reads anywhere and with the consumer
 /// stopping after any line, give the same lines and over-long reports as one read, and those are

@@ -10,8 +10,13 @@ package protocol RingWriter: AnyObject {
   var awaitingRing: Bool { get set }
   /// Readies the next bytes to send; returns `false` when nothing is left to send now.
   func prepareWrite() -> Bool
-  /// Calls `body` with the bytes ``prepareWrite()`` readied.
-  func withUnsentBytes<Value>(_ body: (UnsafeRawBufferPointer) -> Value) -> Value
+  /// How many of the bytes ``prepareWrite()`` readied are not sent yet.
+  var unsentCount: Int { get }
+  /// Copies the ``unsentCount`` bytes not sent yet to `target`.
+  ///
+  /// A copy rather than a borrowed buffer: a closure over the writer's bytes, called through
+  /// this protocol from another module, cost a retain and a runtime exclusivity check per send.
+  func copyUnsentBytes(to target: UnsafeMutableRawPointer)
   /// Takes one send's outcome; returns whether the writer has more to send.
   func wrote(_ outcome: Result<IOResult<Int>, SystemError>) -> Bool
   /// Writes now, one `send` at a time, without the ring.
@@ -118,28 +123,27 @@ package final class SendRing {
   /// Copies the writer's next bytes into the staging area and prepares their send; returns
   /// `false` when they are too many to batch or find no room.
   private func stage(_ writer: any RingWriter) -> Bool {
-    let count = writer.withUnsentBytes { $0.count }
-    guard count <= Self.largestBatchedSend else { return false }
-    // Submitted before the writer's bytes are borrowed: the results may touch other writers.
-    if staged.count == capacity || stagingUsed + count > staging.count { submitStaged() }
-    // Sends still in flight may hold the staging area: their bytes are not overwritten.
-    guard stagingUsed + count <= staging.count else { return false }
-    return writer.withUnsentBytes { unsent in
-      let start = stagingUsed
-      let target = staging.baseAddress! + start
-      target.copyMemory(from: unsent.baseAddress!, byteCount: unsent.count)
-      let token = ledger.record(
-        writer, as: ObjectIdentifier(writer), staged: start..<start + unsent.count)
-      let prepared = observable_send_ring_prepare_send(
-        ring, writer.descriptor, target, UInt32(unsent.count), token)
-      guard prepared == 0 else {
-        _ = ledger.settle(token)
-        return false
-      }
-      stagingUsed += unsent.count
-      staged.append(token)
-      return true
+    guard writer.unsentCount <= Self.largestBatchedSend else { return false }
+    if staged.count == capacity || stagingUsed + writer.unsentCount > staging.count {
+      submitStaged()
     }
+    // Counted again: the results just handed out may have touched this writer too.
+    let count = writer.unsentCount
+    // Sends still in flight may hold the staging area: their bytes are not overwritten.
+    guard count > 0, stagingUsed + count <= staging.count else { return false }
+    let start = stagingUsed
+    let target = staging.baseAddress! + start
+    writer.copyUnsentBytes(to: target)
+    let token = ledger.record(writer, as: ObjectIdentifier(writer), staged: start..<start + count)
+    let prepared = observable_send_ring_prepare_send(
+      ring, writer.descriptor, target, UInt32(count), token)
+    guard prepared == 0 else {
+      _ = ledger.settle(token)
+      return false
+    }
+    stagingUsed += count
+    staged.append(token)
+    return true
   }
 
   /// Submits the prepared sends in one system call and gives each writer its result.

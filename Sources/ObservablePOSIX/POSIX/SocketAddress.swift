@@ -23,7 +23,7 @@ package struct SocketAddress {
     }
   }
 
-  private init(copying address: UnsafePointer<sockaddr>, length: socklen_t, family: Int32) {
+  init(copying address: UnsafePointer<sockaddr>, length: socklen_t, family: Int32) {
     self.family = family
     self.length = length
     withUnsafeMutableBytes(of: &storage) { target in
@@ -37,42 +37,30 @@ package struct SocketAddress {
   package static func resolve(host: String, port: UInt16, forListening: Bool = false)
     throws(SystemError) -> [SocketAddress]
   {
-    var hints = addrinfo()
-    hints.ai_flags = AI_NUMERICSERV | (forListening ? AI_PASSIVE : 0)
-    hints.ai_family = AF_UNSPEC
-    hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-    var list: UnsafeMutablePointer<addrinfo>?
-    let status = getaddrinfo(host, String(port), &hints, &list)
-    guard status == 0, let first = list else {
+    do {
+      return try lookUp(host: host, port: port, forListening: forListening)
+    } catch {
       throw SystemError(
         call: "getaddrinfo(\(host))",
-        code: status == EAI_SYSTEM ? errno : forListening ? EINVAL : EHOSTUNREACH)
+        code: error.status == EAI_SYSTEM ? error.systemCode : forListening ? EINVAL : EHOSTUNREACH)
     }
-    defer { freeaddrinfo(list) }
-    var addresses: [SocketAddress] = []
-    var entry: UnsafeMutablePointer<addrinfo>? = first
-    while let current = entry {
-      if let address = current.pointee.ai_addr {
-        addresses.append(
-          SocketAddress(
-            copying: address, length: current.pointee.ai_addrlen,
-            family: current.pointee.ai_family))
-      }
-      entry = current.pointee.ai_next
-    }
-    guard !addresses.isEmpty else {
-      throw SystemError(call: "getaddrinfo(\(host))", code: EHOSTUNREACH)
-    }
-    return addresses
   }
 
   /// Runs `body` with a `sockaddr` pointer to this address.
   package func withSockaddr<Result>(
     _ body: (UnsafePointer<sockaddr>, socklen_t) throws(SystemError) -> Result
   ) throws(SystemError) -> Result {
+    try withUnsafeSockaddr(body)
+  }
+
+  /// Runs `body` with a `sockaddr` pointer to this address, throwing what `body` throws (the
+  /// client's own errors, or nothing).
+  package func withUnsafeSockaddr<Result, Failure: Error>(
+    _ body: (UnsafePointer<sockaddr>, socklen_t) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     var copy = storage
-    return try withUnsafePointer(to: &copy) { pointer throws(SystemError) in
-      try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address throws(SystemError) in
+    return try withUnsafePointer(to: &copy) { pointer throws(Failure) in
+      try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address throws(Failure) in
         try body(address, length)
       }
     }

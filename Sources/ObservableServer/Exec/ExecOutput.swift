@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import ObservableFraming
 import ObservablePOSIX
 
 /// One of an exec process's output pipes, read on the event loop and split into lines.

@@ -1,12 +1,19 @@
 import Logging
-import ObservableAuthorization
+import ObservableCredentials
 
 extension ObservableServer {
-  /// Rereads `--auth-file` on every SIGHUP (see ``reloadAuthorization()``); does nothing
-  /// without an authorization file.
-  public func reloadAuthorizationOnHangup() throws {
-    guard configuration.access?.filePath != nil else { return }
-    try HangupSignal.watch { [self] in reloadAuthorization() }
+  /// What SIGHUP does: reads the TLS certificate and `--auth-file` again, whichever the server
+  /// has. Each is reloaded on its own: one that fails logs one error and keeps what was in
+  /// force, and does not stop the other. Call it from one thread at a time (the main thread's
+  /// signal wait).
+  public func reload() {
+    let hasCertificates = running.withLock { $0?.tls != nil }
+    let hasAuthFile = configuration.access?.filePath != nil
+    if hasCertificates { reloadCertificates() }
+    if hasAuthFile { reloadAuthorization() }
+    if !hasCertificates, !hasAuthFile {
+      logger.notice("nothing to reload: no TLS certificate and no --auth-file")
+    }
   }
 
   /// Rereads `--auth-file`. A file that does not parse leaves the rules in force and logs one
@@ -25,6 +32,7 @@ extension ObservableServer {
       return false
     }
     logger.notice("auth file reloaded", metadata: ["path": "\(path)", "users": "\(users)"])
+    // Each connection's session is its loop's alone, so the loop ends what the rules forbid.
     for home in connectionLoops {
       home.loop.execute {
         for connection in home.connections.all { connection.authorizationReloaded() }

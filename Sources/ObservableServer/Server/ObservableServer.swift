@@ -1,12 +1,17 @@
 import Glibc
 import Locking
 import Logging
-import ObservableAuthorization
+import ObservableCluster
 import ObservableCounters
+import ObservableFraming
+import ObservableHTTP
 import ObservableLogging
 import ObservablePOSIX
+import ObservableSession
 import ObservableStreams
+import ObservableTransport
 import ObservableVersion
+import TLS
 
 /// A server that exposes named observables over a line-delimited JSON protocol.
 ///
@@ -77,6 +82,7 @@ public final class ObservableServer: Sendable {
       queuedOutput.serve(parts.loops)
       let sockets = try ListeningSockets.open(configuration)
       parts.sockets = sockets.descriptors
+      parts.tls = try certificates(for: sockets)
       registry.start(on: parts.acceptLoop)
       warnings.reportOn(parts.acceptLoop)
       heapTrim.start(on: parts.acceptLoop, queuedOutput: queuedOutput)
@@ -88,6 +94,8 @@ public final class ObservableServer: Sendable {
         logger.notice("listening", metadata: ["address": "\(listener.label)"])
       }
       parts.httpAddresses = sockets.servedHTTP
+      parts.tlsAddresses = sockets.servedTLS
+      parts.httpsAddresses = sockets.servedHTTPS
       running.withLock { $0 = parts }
       return sockets.served
     } catch {
@@ -101,11 +109,11 @@ public final class ObservableServer: Sendable {
       maxLineBytes: configuration.maxLineBytes, maxQueuedBytes: configuration.maxQueuedBytes,
       webSocketPingInterval: configuration.webSocketPingInterval,
       httpHeadTimeout: configuration.httpHeadTimeout, deflateLevel: configuration.deflateLevel,
-      deflateFlushesEachLine: configuration.deflateFlushesEachLine)
+      deflateFlushesEachLine: configuration.deflateFlushesEachLine,
+      tlsHandshakeTimeout: configuration.tlsHandshakeTimeout)
     let context = SessionContext(
-      registry: registry, token: configuration.token,
-      access: configuration.access ?? AccessPolicy(sharedToken: configuration.token),
-      authTimeout: configuration.authTimeout,
+      registry: registry, cluster: registry.cluster, token: configuration.token,
+      access: configuration.access, authTimeout: configuration.authTimeout,
       maxSubscriptions: configuration.maxSubscriptions,
       warnings: warnings, counters: counters, logger: logger)
     let admission = admission
@@ -113,22 +121,31 @@ public final class ObservableServer: Sendable {
     let router =
       socket.servesHTTP
       ? HTTPRouter(
-        allowOrigins: configuration.allowOrigins, counters: counters,
-        isServing: { admission.isAccepting }, cluster: registry.cluster)
+        counters: counters, allowOrigins: configuration.allowOrigins, cluster: registry.cluster,
+        isServing: { admission.isAccepting }, scheme: socket.servesTLS ? "https" : "http")
       : nil
     let slots: Admission.Slots = router == nil ? .line : .http
+    let certificates = socket.servesTLS ? parts.tls : nil
     return Listener(
       descriptor: socket.descriptor, label: socket.label, unixPath: socket.unixPath,
       loop: parts.acceptLoop, connectionLoops: parts.loops,
       makeConnection: { descriptor, peer, home in
-        Connection(
+        var session: TLSSession?
+        if let certificates {
+          // The context of this moment: a reload later leaves this connection's alone.
+          guard let made = try? TLSSession(context: certificates.current) else { return nil }
+          session = made
+        }
+        return Connection(
           descriptor: descriptor, peer: peer, on: home, settings: settings, context: context,
           admission: admission, slots: slots,
           framing: router.map { HTTPFraming(router: $0, settings: settings, counters: counters) }
-            ?? LineFraming(maxLineBytes: settings.maxLineBytes))
+            ?? LineFraming(maxLineBytes: settings.maxLineBytes),
+          tls: session)
       },
       admission: admission, slots: slots, deadPeerTimeout: configuration.deadPeerTimeout,
-      answersDuringShutdown: socket.servesHTTP, warnings: warnings, logger: logger)
+      answersDuringShutdown: socket.servesHTTP, servesTLS: socket.servesTLS, warnings: warnings,
+      logger: logger)
   }
 
   /// The HTTP addresses served (`--http`), with port 0 resolved; empty unless the server runs.
@@ -248,16 +265,20 @@ public final class ObservableServer: Sendable {
   private let warnings: RepeatedWarnings
   private let queuedOutput: QueuedOutput
   private let heapTrim = HeapTrim()
-  private let running = Locked<RunningParts?>(nil)
+  let running = Locked<RunningParts?>(nil)
 }
 
 /// The threads and sockets of a started server.
-private struct RunningParts: @unchecked Sendable {
+struct RunningParts: @unchecked Sendable {
   // Unchecked: listeners are only touched on their loop, through `submitAndWait`.
   var loops: [ConnectionLoop] = []
   var sockets: [Int32] = []
   var listeners: [Listener] = []
   var httpAddresses: [ListenAddress] = []
+  var tlsAddresses: [ListenAddress] = []
+  var httpsAddresses: [ListenAddress] = []
+  /// The certificate TLS listeners serve, when there are any.
+  var tls: ReloadableTLSContext?
 
   var acceptLoop: EventLoop { loops[0].loop }
 }

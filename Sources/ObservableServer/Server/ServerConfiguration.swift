@@ -1,7 +1,9 @@
 import Glibc
-import ObservableAuthorization
+import ObservableCluster
+import ObservableCredentials
 import ObservablePOSIX
 import ObservableWire
+import TLS
 
 /// Everything that shapes one server: where it listens, its streams and its limits.
 public struct ServerConfiguration: Sendable {
@@ -10,6 +12,17 @@ public struct ServerConfiguration: Sendable {
   /// Addresses to serve HTTP on (`--http`): the live page at `/`, `/metrics`, `/healthz` and
   /// the protocol over WebSocket at `/ws`. None by default.
   public var httpListen: [ListenAddress] = []
+  /// Addresses to serve the line protocol on over TLS (`--listen tls://…`). None by default.
+  public var tlsListen: [ListenAddress] = []
+  /// Addresses to serve HTTP on over TLS (`--http https://…`): what `httpListen` serves,
+  /// WebSocket as `wss://`. None by default.
+  public var httpsListen: [ListenAddress] = []
+  /// The certificate, key and client certificate policy of every TLS listener; required when
+  /// there is one. Read again on ``ObservableServer/reloadCertificates()`` (SIGHUP).
+  public var tls: TLSServerConfiguration?
+  /// How long a client of a TLS listener may take to finish its handshake before it is
+  /// closed; the handshake holds a connection slot meanwhile.
+  public var tlsHandshakeTimeout: Duration = .seconds(10)
   /// Origins whose pages may open `/ws`, besides the server's own reached by IP address or
   /// `localhost` (a DNS name could be rebound); requests without `Origin` (not from a
   /// browser) are always accepted.
@@ -19,7 +32,8 @@ public struct ServerConfiguration: Sendable {
   /// How long an HTTP client may take to send its request head before it gets 408.
   public var httpHeadTimeout: Duration = .seconds(10)
   /// Already listening descriptors to serve instead of binding, as systemd hands them over;
-  /// one named `http` is served as HTTP.
+  /// one named `http` is served as HTTP, `tls` as the line protocol over TLS and `https` as
+  /// HTTP over TLS.
   public var inheritedListeners: [InheritedListener] = []
   /// Streams whose values are the output lines of a command.
   public var execStreams: [ExecStreamConfiguration] = []

@@ -13,6 +13,9 @@ package struct TopicPattern: Sendable, Hashable {
     tokens = text.split(separator: ".", omittingEmptySubsequences: false)
   }
 
+  /// Whether the pattern has a wildcard token, so it can match names other than its own.
+  package var hasWildcards: Bool { tokens.contains { $0 == "*" || $0 == ">" } }
+
   /// Whether `name`, a concrete topic name, matches this pattern.
   package func matches(_ name: String) -> Bool {
     var nameTokens = name.split(separator: ".", omittingEmptySubsequences: false)[...]

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import ObservableAuthorization
+import ObservableCredentials
 import TestSupport
 import XCTest
 

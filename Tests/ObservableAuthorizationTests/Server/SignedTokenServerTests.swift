@@ -1,28 +1,15 @@
 import Foundation
 import Glibc
-import JWTKit
 import ObservableAuthorization
 import TestSupport
 import XCTest
 
 /// Signed tokens minted here, sent to a real server over TCP.
 final class SignedTokenServerTests: XCTestCase {
-  struct Claims: JWTPayload {
-    var sub: SubjectClaim
-    var exp: ExpirationClaim
-    var observable: [String: [String]]
-
-    func verify(using algorithm: some JWTAlgorithm) async throws {}
-  }
-
   private func mint(
     expiresIn seconds: TimeInterval, secret: [UInt8] = AuthorizedServer.jwtSecret
   ) async throws -> String {
-    let keys = await JWTKeyCollection().add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
-    return try await keys.sign(
-      Claims(
-        sub: "web", exp: ExpirationClaim(value: Date(timeIntervalSinceNow: seconds)),
-        observable: ["subscribe": ["room.*"], "publish": ["user.{user}.>"]]))
+    try await MintedToken.make(expiresIn: seconds, secret: secret)
   }
 
   func testAValidTokenGivesItsClaimsPermissions() async throws {

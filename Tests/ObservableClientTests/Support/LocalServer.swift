@@ -1,4 +1,5 @@
 import Glibc
+import InProcessServer
 import Locking
 import Logging
 import ObservableClient
@@ -12,18 +13,7 @@ final class LocalServer {
 
   /// Starts a server on 127.0.0.1 port 0, with whatever `configure` changes.
   init(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
-    var configuration = ServerConfiguration()
-    configuration.listen = [.tcp(host: "127.0.0.1", port: 0)]
-    configuration.eventLoopCount = 2
-    configure(&configuration)
-    server = ObservableServer(
-      configuration: configuration, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
-    let addresses = try server.start()
-    port =
-      addresses.lazy.compactMap { address -> UInt16? in
-        if case .tcp(_, let port) = address { return port }
-        return nil
-      }.first ?? 0
+    (server, _, port) = try InProcessServer.start(configure)
   }
 
   deinit { server.shutdown() }

@@ -1,6 +1,7 @@
 import Locking
 import XCTest
 
+@testable import ObservableCluster
 @testable import ObservableServer
 @testable import ObservableStreams
 @testable import ObservableWire

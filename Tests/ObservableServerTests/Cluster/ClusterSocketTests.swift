@@ -2,6 +2,7 @@ import Glibc
 import TestSupport
 import XCTest
 
+@testable import ObservableCluster
 @testable import ObservablePOSIX
 @testable import ObservableServer
 

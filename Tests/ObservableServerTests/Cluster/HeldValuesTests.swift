@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import ObservableServer
+@testable import ObservableSession
 @testable import ObservableStreams
 
 /// The hold that keeps a subscription's values behind its reply, and the reply queue's

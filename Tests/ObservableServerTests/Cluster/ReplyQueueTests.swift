@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import ObservableServer
+@testable import ObservableSession
 
 /// The queue that keeps replies in request order behind those the cluster owes.
 final class ReplyQueueTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableTransport
 
 /// The connection's state machine alone: each event moves it as the table on
 /// ``ConnectionState`` says, an event that does not apply changes nothing, and the close

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import ObservableFraming
 @testable import ObservableServer
 
 /// Splitting input into lines: `\n` ends a line, one trailing `\r` is dropped, empty lines are

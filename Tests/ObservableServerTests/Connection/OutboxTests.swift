@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import ObservableServer
+@testable import ObservableTransport
 @testable import ObservableWire
 
 /// The outbox protocol: the first append asks for a flush, later ones queue until the writer

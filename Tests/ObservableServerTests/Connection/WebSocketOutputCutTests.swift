@@ -1,6 +1,7 @@
 import Testing
 import WebSocket
 
+@testable import ObservableFraming
 @testable import ObservableServer
 
 /// Where a WebSocket connection's queued output may be cut to make room for a close frame:

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import WebSocket
 
+@testable import ObservableHTTP
 @testable import ObservableServer
 
 /// The HTTP side of `--http` against raw requests: the routes, and bad input of every kind

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ObservableHTTP
 @testable import ObservableServer
 
 /// `/metrics` read as Prometheus reads it: OpenMetrics when asked for, where a counter `x_total`

@@ -29,8 +29,10 @@ struct ConnectionChurnMemoryTests {
     let warmed = try #require(server.residentBytes)
     try Self.churn(port: port, connections: 2_000, compressed: true)
     let after = try #require(server.residentBytes)
-    // A compressed connection holds about 100 KiB of zlib state: a leak would add 200 MB.
-    #expect(after - warmed < 4 << 20, "RSS \(warmed) → \(after) bytes")
+    // A compressed connection holds about 100 KiB of zlib state: a leak would add 200 MB, so
+    // 16 MiB still catches any leak of a connection's zlib state, while the allocator's late
+    // fragmentation (6.2 MB in one fresh-clone CI run, under 4 MiB in most) does not fail it.
+    #expect(after - warmed < 16 << 20, "RSS \(warmed) → \(after) bytes")
   }
 
   /// A release-like server process that logs only problems, on a free port.

@@ -53,13 +53,7 @@ struct ConnectionReleaseTests {
     try slow.request("subscribe firehose")
     let released = WeakSet(server.server.openConnections)
     let publisher = try server.connect()
-    let payload = String(repeating: "v", count: 1000)
-    // Up to 20 MB: far past the cap and whatever the kernel's socket buffers absorb.
-    for _ in 0..<400 {
-      for _ in 0..<50 { try publisher.send("publish firehose \"\(payload)\"") }
-      for _ in 0..<50 { _ = try publisher.readReply() }
-      if server.server.counters.snapshot.slowConsumersTotal > 0 { break }
-    }
+    try server.publishUntilSlowConsumer(publisher)
     #expect(eventually { server.server.counters.snapshot.slowConsumersTotal == 1 })
     #expect(eventually { released.liveCount == 0 }, "the slow consumer is still live")
   }
@@ -89,7 +83,7 @@ struct ConnectionReleaseTests {
 }
 
 /// Weak references to objects, to see whether anything still keeps them.
-private final class WeakSet {
+final class WeakSet {
   private struct Entry {
     weak var object: AnyObject?
   }

@@ -23,13 +23,16 @@ struct LivePageBrowser {
 
   /// Loads the page preset with `token` and `subscribe`, publishes to `publish` over `/ws`
   /// meanwhile, and waits up to `timeout` for `minimumValues` rows of each stream in `expect`
-  /// (or for the error `expectError`). Keeps a screenshot at `screenshot` when given.
+  /// (or for the error `expectError`). Keeps a screenshot at `screenshot` when given. An https
+  /// page's certificate is signed by `certificateAuthority`.
   func check(
     token: String? = nil, subscribe: [String], publish: String? = nil, expect: [String] = [],
     minimumValues: Int = 2, expectFigures: Bool = false, expectError: String? = nil,
-    screenshot: URL? = nil, timeout: Duration = .seconds(20)
+    screenshot: URL? = nil, certificateAuthority: String? = nil, timeout: Duration = .seconds(20)
   ) throws -> Outcome {
     var arguments = ["--url", url, "--min-values", "\(minimumValues)"]
+    // An https page: the browser ignores certificate errors, the publisher trusts this file.
+    if let certificateAuthority { arguments += ["--ca", certificateAuthority] }
     arguments += ["--timeout", "\(timeout.components.seconds)"]
     if let token { arguments += ["--token", token] }
     arguments += subscribe.flatMap { ["--subscribe", $0] }

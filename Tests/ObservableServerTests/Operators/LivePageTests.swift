@@ -3,6 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 
+@testable import ObservableHTTP
 @testable import ObservableServer
 
 /// The live page as built into the binary: self-contained, with the hooks its comment

@@ -2,6 +2,7 @@ import CLinux
 import Glibc
 import Locking
 import Logging
+import ObservablePOSIX
 import TestSupport
 import Testing
 

@@ -19,6 +19,7 @@ import os
 import re
 import shutil
 import signal
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -67,14 +68,16 @@ class DevTools:
                 return message.get("result", {})
 
 
-def start_browser(profile, width, height):
+def start_browser(profile, width, height, trust_any_certificate=False):
     browser = next((shutil.which(name) for name in BROWSERS if shutil.which(name)), None)
     if not browser:
         sys.exit(2)
     process = subprocess.Popen(
         [browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
          f"--user-data-dir={profile}", "--remote-debugging-port=0",
-         f"--window-size={width},{height}", "about:blank"],
+         f"--window-size={width},{height}"]
+        # A test authority the browser does not know: https pages and wss sockets load anyway.
+        + (["--ignore-certificate-errors"] if trust_any_certificate else []) + ["about:blank"],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         # Debian's chromium commands are shell scripts that run the browser as a child, and the
         # browser starts helpers of its own: a session of their own lets stop() end them all.
@@ -112,11 +115,12 @@ def page_socket(address):
     raise RuntimeError("no page target")
 
 
-def publisher(url, token, topic, stop, sent):
+def publisher(url, token, topic, stop, sent, ca=None):
     """Publishes {"n": i} to topic over /ws every 200 ms until stop is set."""
     parts = urllib.parse.urlsplit(url)
     scheme = "wss" if parts.scheme == "https" else "ws"
-    with connect(f"{scheme}://{parts.netloc}/ws", open_timeout=10) as socket:
+    secure = {"ssl": ssl.create_default_context(cafile=ca)} if scheme == "wss" else {}
+    with connect(f"{scheme}://{parts.netloc}/ws", open_timeout=10, **secure) as socket:
         socket.recv(timeout=10)  # the greeting
         if token:
             socket.send(json.dumps({"op": "auth", "token": token}))
@@ -148,6 +152,7 @@ def main():
     arguments.add_argument("--token")
     arguments.add_argument("--subscribe", action="append", default=[])
     arguments.add_argument("--publish")
+    arguments.add_argument("--ca", help="the authority of an https server's certificate")
     arguments.add_argument("--expect-stream", action="append", default=[])
     arguments.add_argument("--min-values", type=int, default=2)
     arguments.add_argument("--expect-figures", action="store_true")
@@ -162,7 +167,8 @@ def main():
         ([("token", options.token)] if options.token else [])
         + [("subscribe", name) for name in options.subscribe])
     profile = tempfile.mkdtemp(prefix="live-page-")
-    process, address = start_browser(profile, options.width, options.height)
+    process, address = start_browser(
+        profile, options.width, options.height, trust_any_certificate=options.ca is not None)
     stop, sent = threading.Event(), []
     try:
         with connect(page_socket(address), max_size=None, open_timeout=10) as socket:
@@ -183,7 +189,8 @@ def drive(tools, options, fragment, stop, sent):
     tools.call("Page.navigate", url=options.url.split("#")[0] + "#" + fragment)
     if options.publish:
         threading.Thread(target=publisher, daemon=True,
-                         args=(options.url, options.token, options.publish, stop, sent)).start()
+                         args=(options.url, options.token, options.publish, stop, sent,
+                               options.ca)).start()
     deadline = time.monotonic() + options.timeout
     while time.monotonic() < deadline:
         result = tools.call("Runtime.evaluate", expression=STATE, returnByValue=True)

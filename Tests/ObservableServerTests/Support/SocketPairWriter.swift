@@ -47,6 +47,14 @@ final class SocketPairWriter: RingWriter {
 
   func prepareWrite() -> Bool { !failed && offset < bytes.count }
 
+  var unsentCount: Int { bytes.count - offset }
+
+  func copyUnsentBytes(to target: UnsafeMutableRawPointer) {
+    bytes.withUnsafeBytes {
+      target.copyMemory(from: $0.baseAddress! + offset, byteCount: unsentCount)
+    }
+  }
+
   func withUnsentBytes<Value>(_ body: (UnsafeRawBufferPointer) -> Value) -> Value {
     bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[offset...])) }
   }

@@ -1,4 +1,5 @@
 import Glibc
+import InProcessServer
 import Logging
 import TestSupport
 
@@ -13,18 +14,7 @@ final class TestServer {
 
   /// Starts a server on 127.0.0.1 port 0 (plus whatever `configure` changes).
   init(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
-    var configuration = ServerConfiguration()
-    configuration.listen = [.tcp(host: "127.0.0.1", port: 0)]
-    configuration.eventLoopCount = 2
-    configure(&configuration)
-    server = ObservableServer(
-      configuration: configuration, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
-    addresses = try server.start()
-    port =
-      addresses.lazy.compactMap { address -> UInt16? in
-        if case .tcp(_, let port) = address { return port }
-        return nil
-      }.first ?? 0
+    (server, addresses, port) = try InProcessServer.start(configure)
   }
 
   /// A client connected to the first TCP address, greeting read.

@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 
 /// A test class whose tests each get fresh ``TestCertificates``, made with `openssl` (which

@@ -39,7 +39,7 @@ extension XCTestCase {
     _ port: UInt16, _ certificates: TestCertificates, _ extra: [String] = ["-quiet"]
   ) throws -> ChildProcess {
     try ChildProcess(
-      "openssl",
+      tool: "openssl",
       [
         "s_client", "-connect", "127.0.0.1:\(port)", "-CAfile", certificates.path("ca.pem"),
         "-verify_return_error", "-verify_hostname", "localhost", "-servername", "localhost",
@@ -51,17 +51,17 @@ extension XCTestCase {
   func openSSLServer(_ arguments: [String], reversing: Bool = true) throws -> (ChildProcess, UInt16)
   {
     let server = try ChildProcess(
-      "openssl",
+      tool: "openssl",
       ["s_server", "-accept", "127.0.0.1:0", "-naccept", "1"] + (reversing ? ["-rev"] : [])
         + arguments)
     var port: UInt16?
     server.wait { child in
       port =
-        child.output.split(separator: "\n").lazy
+        child.stdout.split(separator: "\n").lazy
         .compactMap { $0.hasPrefix("ACCEPT 127.0.0.1:") ? UInt16($0.dropFirst(17)) : nil }.first
       return port != nil
     }
-    guard let port else { throw LoopbackSocket.Failure(description: "s_server: \(server.errors)") }
+    guard let port else { throw LoopbackSocket.Failure(description: "s_server: \(server.stderr)") }
     return (server, port)
   }
 
@@ -76,6 +76,6 @@ extension XCTestCase {
 
   /// Python's `ssl` module running `script` with `arguments` (`sys.argv[1...]`).
   func python(_ script: String, _ arguments: [String]) throws -> ChildProcess {
-    try ChildProcess("python3", ["-c", script] + arguments)
+    try ChildProcess(tool: "python3", ["-c", script] + arguments)
   }
 }

@@ -1,0 +1,277 @@
+import IndefiniteObservable
+import Logging
+import ObservableAuthorization
+import ObservableStreams
+import ObservableWire
+
+/// The protocol state of one connection: its subscriptions, whether it has authenticated, and
+/// the handling of each request. Used on the connection's loop thread only.
+///
+/// Requests come in as lines, whatever framed them; replies go out through a
+/// ``SessionOutput`` and values through the session's ``StreamObserver``, so the session works
+/// the same over every transport.
+package final class Session {
+  package init(
+    output: any SessionOutput,
+    observer: StreamObserver,
+    context: SessionContext,
+    scratch: PublishScratch,
+    disconnects: PendingDisconnects
+  ) {
+    self.output = output
+    self.observer = observer
+    self.context = context
+    self.scratch = scratch
+    self.disconnects = disconnects
+    access = ConnectionAccess(policy: context.access)
+    authenticated = !context.access.requiresAuthentication
+  }
+
+  /// Handles one request line; returns `false` when the rest of the input is no longer lines
+  /// (compression started).
+  package func handle(_ line: UnsafeRawBufferPointer) -> Bool {
+    // After a wrong token (or an HTTP request) nothing more is read; the rest is dropped.
+    guard !closing else { return false }
+    let publish = PublishShape.parts(of: line)
+    if let publish, authenticated, access.isCurrent(context.access),
+      context.cluster?.fits(lineBytes: publish.deliveryBody.count + 2) ?? true,
+      batch.append(publish, continuing: lastTopic, scratch: scratch)
+    {
+      if batch.isFull { publishBatched() }
+      return true
+    }
+    do throws(RequestRejection) {
+      if let publish { return try performRejecting(publish.request) }
+      return try RequestParser.parse(line) { request throws(RequestRejection) in
+        try performRejecting(request)
+      }
+    } catch {
+      if error.error.code == .unknownOp, MisdirectedHTTP.isRequestLine(line) {
+        return answerMisdirectedHTTP()
+      }
+      reject(op: error.op, id: error.id, error.error)
+      guard !closing else {
+        output.finish("wrong token")
+        return false
+      }
+      return true
+    }
+  }
+
+  private func performRejecting(_ request: Request) throws(RequestRejection) -> Bool {
+    do throws(ProtocolError) {
+      return try perform(request)
+    } catch {
+      throw RequestRejection(
+        op: request.op.rawValue, id: request.id.map { Array($0) }, error: error)
+    }
+  }
+
+  /// Sends an error reply.
+  package func reject(op: String?, id: [UInt8]?, _ error: ProtocolError) {
+    publishBatched()
+    reply.removeAll(keepingCapacity: true)
+    if let id {
+      id.withUnsafeBytes { ReplyEncoder.error(op: op, id: $0, error, to: &reply) }
+    } else {
+      ReplyEncoder.error(op: op, id: nil, error, to: &reply)
+    }
+    sendReply(reply)
+  }
+
+  /// The input that arrived together has been handled: the publishes batched from it go out.
+  package func inputHandled() {
+    publishBatched()
+  }
+
+  /// The connection is closing: what was read is published, and every subscription ends.
+  package func end() {
+    publishBatched()
+    unsubscribeAll()
+  }
+
+  /// Delivers the batched publishes, then sends their replies; called before any request
+  /// that is not batched, so that replies keep the order of the requests.
+  private func publishBatched() {
+    guard !batch.isEmpty, let name = batch.stream else { return }
+    let count = batch.count
+    let receivers = context.registry.deliver(
+      batch.lines, count: count, to: name, retain: false, lastTopic: &lastTopic)
+    var replies: [UInt8] = []
+    batch.end(returningStorageTo: &replies)
+    // Every batched publish had no id and reached the same observers, so their replies are equal.
+    var one: [UInt8] = []
+    ReplyEncoder.ok(op: .publish, id: nil, to: &one) {
+      ReplyEncoder.integer("receivers", receivers, to: &$0)
+    }
+    replies.reserveCapacity(one.count * count)
+    one.withUnsafeBytes { line in
+      for _ in 0..<count { replies.append(bytes: line) }
+    }
+    sendReply(replies)
+    replies.removeAll(keepingCapacity: true)
+    scratch.bytes = replies
+  }
+
+  /// Unsubscribes everything, as the client stops observing (it closed its side): the
+  /// subscriptions leave the session now, and their disconnects run on the loop, a slice per
+  /// turn when there are many (``PendingDisconnects``).
+  package func unsubscribeAll() {
+    disconnects.add(&subscriptions)
+  }
+
+  private func perform(_ request: Request) throws(ProtocolError) -> Bool {
+    guard authenticated || request.op == .auth else {
+      // Answered in the form the client typed: someone at a terminal gets the shorthand.
+      throw ProtocolError(
+        .unauthorized,
+        request.isShorthand ? "send auth TOKEN first" : "send {\"op\":\"auth\",\"token\":…} first")
+    }
+    if request.op != .publish { publishBatched() }
+    switch request.op {
+    case .publish: try publish(request)
+    case .subscribe: try subscribe(request)
+    case .unsubscribe: try unsubscribe(request)
+    case .clear: try clear(request)
+    case .list: try list(request)
+    case .ping: ok(request)
+    case .help: ok(request) { HelpText.append(to: &$0) }
+    case .auth: try authenticate(request)
+    case .compress: return try compress(request)
+    }
+    return true
+  }
+
+  private func publish(_ request: Request) throws(ProtocolError) {
+    guard let name = request.stream else {
+      throw ProtocolError(.badRequest, "publish needs \"stream\"")
+    }
+    guard let value = request.value else {
+      throw ProtocolError(.badRequest, "publish needs \"value\"")
+    }
+    try authorizePublish(name)
+    if let cluster = context.cluster {
+      if try publishClustered(request, name, value, cluster) { return }
+    }
+    // Only replies without an id are alike, and a retained value must be delivered on its own.
+    if request.id == nil, !request.retain,
+      batch.isEmpty ? lastTopic?.name == name || clusteredName == name : batch.stream == name
+    {
+      if batch.isEmpty { batch.start(name, storage: &scratch.bytes) }
+      batch.append(value)
+      if batch.isFull { publishBatched() }
+      return
+    }
+    publishBatched()
+    let receivers = try context.registry.publish(
+      value, to: name, retain: request.retain, lastTopic: &lastTopic)
+    ok(request) { ReplyEncoder.integer("receivers", receivers, to: &$0) }
+  }
+
+  private func subscribe(_ request: Request) throws(ProtocolError) {
+    guard let name = request.stream else {
+      throw ProtocolError(.badRequest, "subscribe needs \"stream\"")
+    }
+    let stream = try context.registry.stream(named: name)
+    try authorizeSubscribe(name)
+    guard !subscriptions.contains(name) else {
+      throw ProtocolError(.alreadySubscribed, "already subscribed to \(name)")
+    }
+    guard subscriptions.count < context.maxSubscriptions else {
+      context.counters.update { $0.subscriptionLimitTotal += 1 }
+      throw ProtocolError(
+        .limitExceeded, "at most \(context.maxSubscriptions) subscriptions per connection")
+    }
+    // The reply goes first, so that values (a retained one, say) follow it.
+    ok(request) { Self.appendStream(name, to: &$0) }
+    subscriptions.insert(name, stream.subscribe(observer: permitted(observerAfterReply(), name)))
+    context.logger.debug("subscribed", metadata: ["peer": "\(output.peer)", "stream": "\(name)"])
+  }
+
+  private func unsubscribe(_ request: Request) throws(ProtocolError) {
+    guard let name = request.stream else {
+      throw ProtocolError(.badRequest, "unsubscribe needs \"stream\"")
+    }
+    guard let subscription = subscriptions.remove(name) else {
+      throw ProtocolError(.notSubscribed, "not subscribed to \(name)")
+    }
+    subscription.unsubscribe()
+    ok(request) { Self.appendStream(name, to: &$0) }
+    context.logger.debug("unsubscribed", metadata: ["peer": "\(output.peer)", "stream": "\(name)"])
+  }
+
+  private func clear(_ request: Request) throws(ProtocolError) {
+    guard let name = request.stream else {
+      throw ProtocolError(.badRequest, "clear needs \"stream\"")
+    }
+    try authorizePublish(name)
+    if let cluster = context.cluster { return try clearClustered(request, name, cluster) }
+    let cleared = try context.registry.clearRetained(name)
+    ok(request) {
+      Self.appendStream(name, to: &$0)
+      ReplyEncoder.key("cleared", to: &$0)
+      $0.append(contentsOf: (cleared ? "true" : "false").utf8)
+    }
+  }
+
+  private func list(_ request: Request) throws(ProtocolError) {
+    if let link = context.cluster, link.isConnected {
+      return try listClustered(request, link)
+    }
+    let shown = try authorizeList()
+    let page = try context.registry.listPage(
+      matching: request.stream, after: request.after, limit: StreamListEncoder.pageSize)
+    let localOnly = localOnlyStreams()
+    ok(request) {
+      StreamListEncoder.append(
+        shown.map { page.streams.filter($0) } ?? page.streams, next: page.next,
+        localOnly: localOnly, to: &$0)
+    }
+  }
+
+  func ok(_ request: Request, fields: (inout [UInt8]) -> Void = { _ in }) {
+    reply.removeAll(keepingCapacity: true)
+    ReplyEncoder.ok(op: request.op, id: request.id, to: &reply, fields: fields)
+    sendReply(reply)
+  }
+
+  /// Appends `"stream":NAME` (or another key) to a reply being built.
+  static func appendStream(
+    _ name: String, key: StaticString = "stream", to out: inout [UInt8]
+  ) {
+    ReplyEncoder.key(key, to: &out)
+    JSONStringEncoding.append(name, to: &out)
+  }
+
+  // The connection owns its session and drops it when it closes, so it always outlives it;
+  // unowned(unsafe) spares the reference count traffic of `unowned` on every request.
+  unowned(unsafe) let output: any SessionOutput
+  let observer: StreamObserver
+  let context: SessionContext
+  private let scratch: PublishScratch
+  var subscriptions = SessionSubscriptions()
+  /// Where the subscriptions go when the session ends: the loop's disconnects to run.
+  private let disconnects: PendingDisconnects
+  /// The topic this connection published to last, which it most likely publishes to next.
+  private var lastTopic: Topic?
+  /// Publishes to `lastTopic` waiting for the end of the read.
+  private var batch: PublishBatch {
+    unsafeAddress { UnsafePointer(batchSlot.pointer) }
+    unsafeMutableAddress { batchSlot.pointer }
+  }
+  private let batchSlot = PublishBatchSlot()
+  var authenticated: Bool
+  /// Who the client proved to be, and its decisions topic by topic.
+  var access: ConnectionAccess
+  /// Set once a wrong token was sent: the connection closes after the error reply.
+  var closing = false
+  /// Whether `compress` switched the connection to deflate; it cannot be switched back.
+  var compressed = false
+  /// With `--cluster`: replies waiting behind one the cluster owes, and the topic checked last.
+  var replyQueue = ReplyQueue()
+  /// Subscriptions whose values wait for their reply, by its ticket in `replyQueue`.
+  var heldValues: [(ticket: Int, values: HeldValues)] = []
+  var clusteredName: String?
+  /// The reply being built, kept to reuse its capacity.
+  var reply: [UInt8] = []
+}

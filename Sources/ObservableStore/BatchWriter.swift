@@ -1,0 +1,78 @@
+/// Writes batches of changes to the store's file, one transaction per batch, with statements
+/// prepared once.
+///
+/// Made on the opening thread, then used by the writer thread alone: `@unchecked Sendable` for
+/// that one hand-over.
+final class BatchWriter: @unchecked Sendable {
+  private let database: SQLiteDatabase
+  private let retain: SQLiteStatement
+  private let clear: SQLiteStatement
+  private let append: SQLiteStatement
+  private let trim: SQLiteStatement
+  private let advance: SQLiteStatement
+  /// The epoch's last sequence as committed.
+  private var lastSequence: UInt64
+
+  /// A writer for `database`, whose epoch's last sequence is `lastSequence`.
+  init(database: SQLiteDatabase, lastSequence: UInt64) throws(SQLiteFailure) {
+    self.database = database
+    self.lastSequence = lastSequence
+    retain = try database.prepare(
+      "INSERT INTO retained (stream, value) VALUES (?, ?)"
+        + " ON CONFLICT (stream) DO UPDATE SET value = excluded.value")
+    clear = try database.prepare("DELETE FROM retained WHERE stream = ?")
+    append = try database.prepare(
+      "INSERT OR REPLACE INTO history (topic, sequence, value, timestamp) VALUES (?, ?, ?, ?)")
+    trim = try database.prepare("DELETE FROM history WHERE topic = ? AND sequence <= ?")
+    advance = try database.prepare("UPDATE epoch SET last_sequence = ?")
+  }
+
+  /// Writes `changes` in one transaction: all of them, or, when it throws, none.
+  func write(_ changes: [StoreChange]) throws(SQLiteFailure) {
+    try database.execute("BEGIN")
+    do throws(SQLiteFailure) {
+      var highest = lastSequence
+      for change in changes {
+        try write(change, highest: &highest)
+      }
+      if highest > lastSequence {
+        try advance.bind(1, Int64(bitPattern: highest))
+        try advance.run()
+      }
+      try database.execute("COMMIT")
+      lastSequence = highest
+    } catch {
+      // SQLite rolls some failures back by itself (a full disk may); the rest are ours to.
+      if database.inTransaction { try? database.execute("ROLLBACK") }
+      throw error
+    }
+  }
+
+  /// Closes the database, which checkpoints its log into the file.
+  func close() {
+    database.close()
+  }
+
+  private func write(_ change: StoreChange, highest: inout UInt64) throws(SQLiteFailure) {
+    switch change {
+    case .retain(let value):
+      try retain.bind(1, value.stream)
+      try retain.bind(2, value.value)
+      try retain.run()
+    case .clearRetained(let stream):
+      try clear.bind(1, stream)
+      try clear.run()
+    case .appendHistory(let entry):
+      try append.bind(1, entry.topic)
+      try append.bind(2, Int64(bitPattern: entry.sequence))
+      try append.bind(3, entry.value)
+      try append.bind(4, entry.timestamp)
+      try append.run()
+      highest = max(highest, entry.sequence)
+    case .trimHistory(let topic, let through):
+      try trim.bind(1, topic)
+      try trim.bind(2, Int64(bitPattern: min(through, UInt64(Int64.max))))
+      try trim.run()
+    }
+  }
+}

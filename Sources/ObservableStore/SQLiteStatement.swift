@@ -1,0 +1,97 @@
+import CSQLite
+
+/// One prepared statement of a ``SQLiteDatabase``, finalized when the value goes away.
+///
+/// Used by one thread at a time, like its database.
+final class SQLiteStatement {
+  private let handle: OpaquePointer
+
+  /// Wraps `handle`, a statement that `sqlite3_prepare_v2` made.
+  init(_ handle: OpaquePointer) {
+    self.handle = handle
+  }
+
+  deinit {
+    sqlite3_finalize(handle)
+  }
+
+  /// Binds `value` to the parameter at `index` (the first is 1).
+  func bind(_ index: Int32, _ value: Int64) throws(SQLiteFailure) {
+    try check(sqlite3_bind_int64(handle, index, value))
+  }
+
+  /// Binds a copy of `bytes` as a blob to the parameter at `index`.
+  func bind(_ index: Int32, _ bytes: [UInt8]) throws(SQLiteFailure) {
+    // An empty array may have no storage, and a null pointer would bind NULL, which the
+    // NOT NULL columns refuse: an empty value is a zero-length blob.
+    let code = bytes.withUnsafeBytes {
+      guard let start = $0.baseAddress, !$0.isEmpty else {
+        return sqlite3_bind_zeroblob(handle, index, 0)
+      }
+      return observable_sqlite_bind_blob_copy(handle, index, start, Int32($0.count))
+    }
+    try check(code)
+  }
+
+  /// Binds a copy of `text`, as UTF-8, to the parameter at `index`.
+  func bind(_ index: Int32, _ text: String) throws(SQLiteFailure) {
+    var text = text
+    let code = text.withUTF8 { utf8 in
+      // A null pointer would bind NULL, which the NOT NULL columns refuse.
+      guard let start = utf8.baseAddress, !utf8.isEmpty else {
+        return sqlite3_bind_text(handle, index, "", 0, nil)
+      }
+      return UnsafeRawPointer(start).withMemoryRebound(to: CChar.self, capacity: utf8.count) {
+        observable_sqlite_bind_text_copy(handle, index, $0, Int32(utf8.count))
+      }
+    }
+    try check(code)
+  }
+
+  /// Runs the statement to its next row: `true` when there is one to read, `false` when done.
+  func step() throws(SQLiteFailure) -> Bool {
+    switch sqlite3_step(handle) {
+    case SQLITE_ROW: return true
+    case SQLITE_DONE: return false
+    case let code:
+      let failure = SQLiteFailure(code: code, on: sqlite3_db_handle(handle))
+      sqlite3_reset(handle)
+      throw failure
+    }
+  }
+
+  /// Runs a statement that returns no rows, then readies it to run again.
+  func run() throws(SQLiteFailure) {
+    defer { reset() }
+    while try step() {}
+  }
+
+  /// Readies the statement to run again, keeping no bound value.
+  func reset() {
+    sqlite3_reset(handle)
+    sqlite3_clear_bindings(handle)
+  }
+
+  /// The integer in `column` (the first is 0) of the current row.
+  func int64(_ column: Int32) -> Int64 {
+    sqlite3_column_int64(handle, column)
+  }
+
+  /// The bytes of the blob or text in `column` of the current row.
+  func bytes(_ column: Int32) -> [UInt8] {
+    let count = Int(sqlite3_column_bytes(handle, column))
+    guard count > 0, let start = sqlite3_column_blob(handle, column) else { return [] }
+    return Array(UnsafeRawBufferPointer(start: start, count: count))
+  }
+
+  /// The text in `column` of the current row.
+  func text(_ column: Int32) -> String {
+    String(decoding: bytes(column), as: UTF8.self)
+  }
+
+  private func check(_ code: Int32) throws(SQLiteFailure) {
+    guard code == SQLITE_OK else {
+      throw SQLiteFailure(code: code, on: sqlite3_db_handle(handle))
+    }
+  }
+}

@@ -1,0 +1,139 @@
+import CSQLite
+import Glibc
+
+/// Finding, creating, checking and loading the store's file, before the writer thread starts.
+enum StoreFile {
+  /// The file's name inside the data directory.
+  static let name = "observable.sqlite3"
+
+  /// Opens the store in `directory` (made if missing, like the file): checks that it is a
+  /// store this server can read, migrates it to the current schema and loads everything.
+  ///
+  /// A file that fails any check is left exactly as it was.
+  static func open(directory: String, fsync: FsyncMode) throws(StoreError) -> (
+    SQLiteDatabase, StoreContents
+  ) {
+    let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    try makeDirectory(directory)
+    var info = stat()
+    if lstat(path, &info) != 0 {
+      guard errno == ENOENT else { throw .unreadable(path: path, reason: reason(errno)) }
+      try create(path, in: directory)
+    } else if info.st_mode & S_IFMT != S_IFREG {
+      throw .corrupt(path: path, reason: "not a regular file")
+    } else if info.st_size == 0 {
+      throw .corrupt(path: path, reason: "an empty file")
+    }
+    let database: SQLiteDatabase
+    do throws(SQLiteFailure) {
+      database = try SQLiteDatabase(path: path, flags: SQLITE_OPEN_READWRITE)
+    } catch {
+      throw .opening(path, error)
+    }
+    guard !database.isReadOnly else {
+      throw .unreadable(path: path, reason: "read-only, and the server must write its store")
+    }
+    do {
+      // Held from the first read to the close: a second server on the same directory is
+      // refused rather than writing beside this one. Set before WAL is first used, it also
+      // keeps SQLite's WAL index in memory instead of a -shm file.
+      try database.execute("PRAGMA locking_mode = EXCLUSIVE")
+      let application = Int32(truncatingIfNeeded: try database.integer("PRAGMA application_id"))
+      guard application == StoreSchema.applicationID else {
+        throw StoreError.foreign(path: path, applicationID: application)
+      }
+      let version = Int32(truncatingIfNeeded: try database.integer("PRAGMA user_version"))
+      guard version <= StoreSchema.version else {
+        throw StoreError.newerSchema(path: path, version: version, known: StoreSchema.version)
+      }
+      let problems = try database.texts("PRAGMA quick_check")
+      guard problems == ["ok"] else {
+        throw StoreError.corrupt(path: path, reason: problems.prefix(3).joined(separator: "; "))
+      }
+      let journal = try database.texts("PRAGMA journal_mode = WAL")
+      guard journal == ["wal"] else {
+        throw StoreError.unreadable(path: path, reason: "WAL journal refused (\(journal))")
+      }
+      try database.execute("PRAGMA synchronous = \(fsync.synchronousPragma)")
+      try StoreSchema.migrate(database, from: version)
+      return (database, try load(database))
+    } catch let error as StoreError {
+      throw error
+    } catch let failure as SQLiteFailure {
+      throw .opening(path, failure)
+    } catch {
+      throw .unreadable(path: path, reason: "\(error)")
+    }
+  }
+
+  /// Makes `directory`, readable by its owner only, unless it exists.
+  private static func makeDirectory(_ directory: String) throws(StoreError) {
+    guard mkdir(directory, 0o700) != 0, errno != EEXIST else { return }
+    throw .unreadable(path: directory, reason: "cannot make the directory: \(reason(errno))")
+  }
+
+  /// Makes a new store at `path`: built under a temporary name and renamed into place once
+  /// complete, so that a crash while creating never leaves a half-made store to refuse.
+  private static func create(_ path: String, in directory: String) throws(StoreError) {
+    let temporary = path + ".creating"
+    for leftover in [temporary, temporary + "-journal"] { unlink(leftover) }
+    do throws(SQLiteFailure) {
+      let database = try SQLiteDatabase(
+        path: temporary, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+      try database.execute("PRAGMA application_id = \(StoreSchema.applicationID)")
+      try database.execute("BEGIN IMMEDIATE")
+      try database.execute(StoreSchema.current)
+      try StoreSchema.insertEpoch(into: database)
+      try database.execute("PRAGMA user_version = \(StoreSchema.version)")
+      try database.execute("COMMIT")
+      database.close()
+    } catch {
+      unlink(temporary)
+      throw .opening(path, error)
+    }
+    guard rename(temporary, path) == 0 else {
+      let code = errno
+      unlink(temporary)
+      throw .unreadable(path: path, reason: "cannot rename the new store: \(reason(code))")
+    }
+    syncDirectory(directory)
+  }
+
+  /// Syncs `directory`, so that the new file's name survives a machine crash.
+  private static func syncDirectory(_ directory: String) {
+    let descriptor = Glibc.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard descriptor >= 0 else { return }
+    _ = fsync(descriptor)
+    _ = Glibc.close(descriptor)
+  }
+
+  /// Reads every retained value, every history entry and the epoch.
+  private static func load(_ database: SQLiteDatabase) throws(SQLiteFailure) -> StoreContents {
+    var retained: [RetainedValue] = []
+    let values = try database.prepare("SELECT stream, value FROM retained")
+    while try values.step() {
+      retained.append(RetainedValue(stream: values.text(0), value: values.bytes(1)))
+    }
+    var history: [HistoryEntry] = []
+    let entries = try database.prepare(
+      "SELECT topic, sequence, value, timestamp FROM history ORDER BY topic, sequence")
+    while try entries.step() {
+      history.append(
+        HistoryEntry(
+          topic: entries.text(0), sequence: UInt64(bitPattern: entries.int64(1)),
+          value: entries.bytes(2), timestamp: entries.int64(3)))
+    }
+    let epoch = try database.prepare("SELECT id, last_sequence FROM epoch")
+    guard try epoch.step() else {
+      throw SQLiteFailure(code: SQLITE_CORRUPT, message: "the epoch table has no row")
+    }
+    return StoreContents(
+      retained: retained, history: history,
+      epoch: StoreEpoch(
+        id: UInt64(bitPattern: epoch.int64(0)),
+        lastSequence: UInt64(bitPattern: epoch.int64(1))))
+  }
+
+  /// `strerror` for `code`.
+  static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+}

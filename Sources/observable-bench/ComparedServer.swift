@@ -1,0 +1,88 @@
+import PeerWire
+
+/// A server the fan-out and memory comparisons measure beside observable-server (`--peers`),
+/// with the protocol the benchmark speaks to it and the command that serves it.
+enum ComparedServer: String, CaseIterable, Sendable {
+  /// observable-server, with its default threads and send path, as `cost.py` runs it.
+  case observable
+  /// redis-server 7, RESP `SUBSCRIBE` and `PUBLISH`.
+  case redis
+  /// nats-server, `SUB` and `PUB`.
+  case nats
+  /// Mosquitto 2.0, MQTT 3.1.1 at QoS 0.
+  case mosquitto
+
+  /// The protocol the benchmark speaks to this server.
+  var dialect: PeerDialect {
+    switch self {
+    case .observable: .jsonLines
+    case .redis: .resp
+    case .nats: .nats
+    case .mosquitto: .mqtt
+    }
+  }
+
+  /// The command that serves this server on `port` over TLS when `tls`, with room for
+  /// `connections` clients; configuration files go in `files`' folder. Everything but
+  /// observable-server is found in PATH.
+  func command(
+    port: UInt16, tls: Bool, files: BenchCertificate, observableServer: String, connections: Int
+  ) throws(BenchError) -> [String] {
+    let certificate = files.certificatePath
+    let key = files.keyPath
+    switch self {
+    case .observable:
+      let listen =
+        tls
+        ? ["--listen", "tls://127.0.0.1:\(port)", "--tls-cert", certificate, "--tls-key", key]
+        : ["--listen", "127.0.0.1:\(port)"]
+      return [observableServer] + listen
+        + ["--log-level", "warning", "--max-connections", "\(connections + 64)"]
+    case .redis:
+      let listen =
+        tls
+        ? [
+          "--port", "0", "--tls-port", "\(port)", "--tls-cert-file", certificate,
+          "--tls-key-file", key, "--tls-auth-clients", "no",
+        ] : ["--port", "\(port)"]
+      return ["redis-server"] + listen
+        + ["--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        + ["--maxclients", "\(connections + 64)"]
+    case .nats:
+      guard tls else { return ["nats-server", "-a", "127.0.0.1", "-p", "\(port)"] }
+      // nats-server 2.9 sends INFO in clear, then expects the client's handshake.
+      let configuration = try files.write(
+        "nats.conf",
+        """
+        listen: "127.0.0.1:\(port)"
+        tls {
+          cert_file: "\(certificate)"
+          key_file: "\(key)"
+          timeout: 5
+        }
+
+        """)
+      return ["nats-server", "-c", configuration]
+    case .mosquitto:
+      // Nothing queued is dropped and nothing is persisted: the terms of the others (and of
+      // cost.py).
+      let configuration = try files.write(
+        "mosquitto.conf",
+        "listener \(port) 127.0.0.1\n" + (tls ? "certfile \(certificate)\nkeyfile \(key)\n" : "")
+          + "allow_anonymous true\npersistence false\nmax_queued_messages 0\n"
+          + "max_queued_bytes 0\nmax_connections -1\n")
+      return ["mosquitto", "-c", configuration]
+    }
+  }
+
+  /// The servers `--peers` names, observable-server first whether named or not; `nil` when a
+  /// name is unknown.
+  static func parse(_ list: String) -> [ComparedServer]? {
+    var servers: [ComparedServer] = [.observable]
+    for name in list.split(separator: ",") {
+      guard let server = ComparedServer(rawValue: String(name)) else { return nil }
+      if !servers.contains(server) { servers.append(server) }
+    }
+    return servers
+  }
+}

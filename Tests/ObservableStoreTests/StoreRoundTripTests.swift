@@ -1,0 +1,87 @@
+import Foundation
+import ObservableStore
+import XCTest
+
+/// What a store is given comes back when it is opened again.
+final class StoreRoundTripTests: StoreTestCase {
+  func testRetainedValuesHistoryAndEpochComeBack() throws {
+    let (store, fresh) = try open()
+    XCTAssertTrue(fresh.retained.isEmpty)
+    XCTAssertTrue(fresh.history.isEmpty)
+    XCTAssertEqual(fresh.epoch.lastSequence, 0)
+    XCTAssertNotEqual(fresh.epoch.id, 0)
+    let changes: [StoreChange] = [
+      .retain(RetainedValue("a", #"{"stream":"a","value":1}"#)),
+      .retain(RetainedValue("b", "old")),
+      .retain(RetainedValue("b", "new")),
+      .retain(RetainedValue("gone", "x")),
+      .clearRetained(stream: "gone"),
+      .retain(RetainedValue(stream: "empty", value: [])),
+      .appendHistory(HistoryEntry(topic: "t", sequence: 1, value: [1], timestamp: 10)),
+      .appendHistory(HistoryEntry(topic: "t", sequence: 2, value: [2], timestamp: 20)),
+      .appendHistory(HistoryEntry(topic: "t", sequence: 3, value: [3], timestamp: 30)),
+      .appendHistory(HistoryEntry(topic: "u", sequence: 7, value: [7], timestamp: 70)),
+      .trimHistory(topic: "t", through: 1),
+    ]
+    guard case .success = write(changes, to: store) else { return XCTFail("not written") }
+    store.close()
+    XCTAssertEqual(store.enqueue([.clearRetained(stream: "a")]), .closed)
+
+    let (again, contents) = try open()
+    defer { again.close() }
+    XCTAssertEqual(
+      contents.retained.sorted { $0.stream < $1.stream },
+      [
+        RetainedValue("a", #"{"stream":"a","value":1}"#), RetainedValue("b", "new"),
+        RetainedValue(stream: "empty", value: []),
+      ])
+    XCTAssertEqual(
+      contents.history,
+      [
+        HistoryEntry(topic: "t", sequence: 2, value: [2], timestamp: 20),
+        HistoryEntry(topic: "t", sequence: 3, value: [3], timestamp: 30),
+        HistoryEntry(topic: "u", sequence: 7, value: [7], timestamp: 70),
+      ])
+    XCTAssertEqual(contents.epoch, StoreEpoch(id: fresh.epoch.id, lastSequence: 7))
+  }
+
+  func testEveryNewStoreHasItsOwnEpoch() throws {
+    let (first, contents) = try open()
+    first.close()
+    let elsewhere = directory + "/elsewhere"
+    let (second, other) = try open(in: elsewhere)
+    second.close()
+    XCTAssertNotEqual(contents.epoch.id, other.epoch.id)
+    XCTAssertEqual(try open().contents.epoch.id, contents.epoch.id)
+  }
+
+  /// A clean close (what SIGTERM runs) writes everything still queued, in every mode.
+  func testCloseWritesEverythingQueued() throws {
+    for mode in FsyncMode.allCases {
+      let modeDirectory = directory + "/\(mode)"
+      let (store, _) = try open(mode, in: modeDirectory)
+      for number in 0..<5_000 {
+        XCTAssertEqual(store.enqueue([.retain(RetainedValue("t\(number)", "\(number)"))]), .queued)
+      }
+      store.close()
+      let (again, contents) = try open(mode, in: modeDirectory)
+      again.close()
+      XCTAssertEqual(contents.retained.count, 5_000, "\(mode)")
+      XCTAssertEqual(retained("t4999", in: contents), "4999")
+      // The close checkpointed the log into the file and removed it.
+      XCTAssertFalse(
+        FileManager.default.fileExists(atPath: modeDirectory + "/observable.sqlite3-wal"))
+    }
+  }
+
+  /// A second server on the same directory is refused while the first has the store open.
+  func testOpenStoreIsRefusedToASecondOpener() throws {
+    let (store, _) = try open()
+    defer { store.close() }
+    guard case .unreadable(let path, let reason) = openingError() else {
+      return XCTFail("a second open was not refused")
+    }
+    XCTAssertEqual(path, storePath)
+    XCTAssertTrue(reason.contains("another process"), reason)
+  }
+}
