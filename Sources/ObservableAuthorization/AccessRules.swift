@@ -15,6 +15,10 @@ package protocol AccessRules: Sendable {
   /// The identity that `token` proves, for `user` (a file user) or alone (`--token`).
   func authenticate(user: String?, token: String) -> Identity?
 
+  /// The file user a trusted TLS client certificate names (its subject's CN), or `nil` when
+  /// the file has no such user.
+  func authenticate(certificateUser user: String) -> Identity?
+
   /// The identity a signed token proves, or why it proves none.
   func authenticate(signedToken: String) throws(SignedTokenRejection) -> Identity
 

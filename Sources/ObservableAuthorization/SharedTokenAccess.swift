@@ -18,6 +18,8 @@ package struct SharedTokenAccess: AccessRules {
     return .everything
   }
 
+  package func authenticate(certificateUser user: String) -> Identity? { nil }
+
   package func authenticate(signedToken: String) throws(SignedTokenRejection) -> Identity {
     throw SignedTokenRejection("this server takes no signed tokens (no --jwt-key)")
   }

@@ -51,6 +51,12 @@ package final class AccessPolicy: AccessRules {
     return .user(user)
   }
 
+  /// The file user a trusted client certificate names: the certificate was checked against
+  /// `--tls-client-ca` in the handshake, so the name alone proves the user.
+  package func authenticate(certificateUser user: String) -> Identity? {
+    file.withLock { $0?.users[user] } == nil ? nil : .user(user)
+  }
+
   /// The identity a signed token proves, or why it proves none.
   package func authenticate(signedToken: String) throws(SignedTokenRejection) -> Identity {
     guard let signedTokens else {

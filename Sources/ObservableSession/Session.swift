@@ -121,7 +121,7 @@ package final class Session {
   }
 
   private func perform(_ request: Request) throws(ProtocolError) -> Bool {
-    guard authenticated || request.op == .auth else {
+    guard authenticated || request.op == .auth || authenticateByCertificate() else {
       // Answered in the form the client typed: someone at a terminal gets the shorthand.
       throw ProtocolError(
         .unauthorized,
