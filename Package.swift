@@ -22,6 +22,10 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     // Latency percentiles for the benchmark: a maintained HDR histogram beats writing one.
     .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+    // Signed tokens (JWT): a maintained package rather than our own crypto. It builds on
+    // swift-crypto and FoundationEssentials, not SwiftNIO or Foundation proper.
+    .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
+    .package(url: "https://github.com/apple/swift-crypto", "4.1.0"..<"6.0.0"),
   ],
   targets: [
     // The specification: an Observable with one channel and no completion or failure.
@@ -94,8 +98,8 @@ let package = Package(
     .target(
       name: "ObservableSession",
       dependencies: [
-        "IndefiniteObservable", "Locking", "ObservableCounters", "ObservableLogging",
-        "ObservableStreams", "ObservableWire", "TLS",
+        "IndefiniteObservable", "Locking", "ObservableAuthorization", "ObservableCounters",
+        "ObservableLogging", "ObservableStreams", "ObservableWire", "TLS",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -136,6 +140,18 @@ let package = Package(
     ),
     // Raw deflate streams on zlib, for the `compress` op.
     .target(name: "Deflate", dependencies: ["CZlib"]),
+    // Who may do what: the authorization file's users and rules and each connection's cached
+    // decisions, and `AccessRules`, what the session asks. No sockets, no threads, no crypto.
+    .target(name: "ObservableAuthorization", dependencies: ["Locking", "ObservableWire"]),
+    // Checking credentials: SHA-256 of file tokens and signed tokens (JWT) with jwt-kit;
+    // `AccessPolicy` implements `AccessRules` for the server.
+    .target(
+      name: "ObservableCredentials",
+      dependencies: [
+        "Locking", "ObservableAuthorization", .product(name: "JWTKit", package: "jwt-kit"),
+        .product(name: "Crypto", package: "swift-crypto"),
+      ]
+    ),
 
     .target(
       name: "ObservableServer",
@@ -144,7 +160,8 @@ let package = Package(
         "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX",
         "ObservableLogging", "ObservableStreams", "ObservableSession", "ObservableFraming",
         "ObservableTransport", "ObservableCluster", "ObservableHTTP", "Deflate", "TLS",
-        "ObservableStore", .product(name: "Logging", package: "swift-log"),
+        "ObservableStore", "ObservableAuthorization", "ObservableCredentials",
+        .product(name: "Logging", package: "swift-log"),
       ]
     ),
     // The WebSocket and HTTP/1.1 codec for `--http`: pure byte transforms, no I/O.
@@ -170,6 +187,7 @@ let package = Package(
       name: "observable-server",
       dependencies: [
         "ObservableServer", "ObservableCluster", "ObservableLogging", "ObservablePOSIX", "TLS",
+        "ObservableAuthorization", "ObservableCredentials",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]
@@ -224,6 +242,7 @@ let package = Package(
         "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX",
         "ObservableLogging", "ObservableStreams", "ObservableSession", "ObservableFraming",
         "ObservableTransport", "ObservableCluster", "ObservableHTTP", "Deflate", "TLS",
+        "ObservableAuthorization",
         "InProcessServer",
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -244,6 +263,14 @@ let package = Package(
     .testTarget(name: "PeerWireTests", dependencies: ["PeerWire", "TestSupport"]),
     // The NATS client against its own fakes and against a real nats-server it starts.
     .testTarget(name: "NATSTests", dependencies: ["NATS", "TestSupport"]),
+    // The authorization file, the permission matrix and JWTs minted in the test.
+    .testTarget(
+      name: "ObservableAuthorizationTests",
+      dependencies: [
+        "ObservableAuthorization", "ObservableCredentials", "ObservableWire", "TestSupport",
+        .product(name: "JWTKit", package: "jwt-kit"),
+      ]
+    ),
     .testTarget(
       name: "ObservableClientTests",
       dependencies: [

@@ -4,6 +4,11 @@ import Logging
 public struct ClientConfiguration: Sendable {
   /// Sent with `auth` before anything else on every connection; `nil` sends none.
   public var token: String?
+  /// The user of the server's `--auth-file` whose `token` this is; `nil` sends `token` as
+  /// `--token`'s.
+  public var user: String?
+  /// A signed token (JWT) sent with `auth` instead of `token`; `nil` sends none.
+  public var signedToken: String?
   /// Whether to ask for `compress deflate` on every connection.
   public var compression: Bool
   /// The waits between reconnection attempts.
@@ -29,9 +34,11 @@ public struct ClientConfiguration: Sendable {
     token: String? = nil, compression: Bool = false, reconnect: ReconnectPolicy = .init(),
     connectTimeout: Duration = .seconds(5), maximumLineBytes: Int = 16 << 20,
     keepAliveInterval: Duration? = .seconds(30), logger: Logger = Logger(label: "ObservableClient"),
-    tls: ClientTLSConfiguration? = nil
+    tls: ClientTLSConfiguration? = nil, user: String? = nil, signedToken: String? = nil
   ) {
     self.token = token
+    self.user = user
+    self.signedToken = signedToken
     self.compression = compression
     self.reconnect = reconnect
     self.connectTimeout = connectTimeout

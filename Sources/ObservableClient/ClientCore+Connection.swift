@@ -83,8 +83,11 @@ extension ClientCore {
     do {
       let greeting = try handshakeLine(reader, until: deadline)
       guard greeting.hello != nil else { throw ClientError.protocolViolation("no greeting") }
-      if let token = configuration.token {
-        writer.send(RequestLine.auth(token))
+      if let signedToken = configuration.signedToken {
+        writer.send(RequestLine.auth(signedToken: signedToken))
+        _ = try handshakeLine(reader, until: deadline).result.get()
+      } else if let token = configuration.token {
+        writer.send(RequestLine.auth(token, user: configuration.user))
         _ = try handshakeLine(reader, until: deadline).result.get()
       } else if greeting.auth == "required" {
         throw ClientError.server(

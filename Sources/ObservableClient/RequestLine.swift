@@ -48,9 +48,15 @@ package enum RequestLine {
     return Array((text + "}").utf8) + [0x0A]
   }
 
-  /// `{"op":"auth","token":TOKEN}`.
-  static func auth(_ token: String) -> [UInt8] {
-    Array(#"{"op":"auth","token":\#(quoted(token))}"#.utf8) + [0x0A]
+  /// `{"op":"auth","token":TOKEN}`, with `"user":USER` for a user of the server's auth file.
+  static func auth(_ token: String, user: String? = nil) -> [UInt8] {
+    let named = user.map { #""user":\#(quoted($0)),"# } ?? ""
+    return Array(#"{"op":"auth",\#(named)"token":\#(quoted(token))}"#.utf8) + [0x0A]
+  }
+
+  /// `{"op":"auth","jwt":TOKEN}`: a signed token instead of a user's token.
+  static func auth(signedToken: String) -> [UInt8] {
+    Array(#"{"op":"auth","jwt":\#(quoted(signedToken))}"#.utf8) + [0x0A]
   }
 
   /// `{"op":"compress","algorithm":"deflate"}`.

@@ -29,6 +29,9 @@ public struct ServerErrorCode: RawRepresentable, Hashable, Sendable, Codable,
   public static let lineTooLong = ServerErrorCode(rawValue: "line_too_long")
   /// The token was missing or wrong.
   public static let unauthorized = ServerErrorCode(rawValue: "unauthorized")
+  /// The user's rules (`--auth-file`, or a signed token's claims) do not allow the request;
+  /// the connection stays usable.
+  public static let forbidden = ServerErrorCode(rawValue: "forbidden")
   /// The client read too slowly and was disconnected.
   public static let slowConsumer = ServerErrorCode(rawValue: "slow_consumer")
   /// The server has as many connections as it accepts.

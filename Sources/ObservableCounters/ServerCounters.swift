@@ -25,6 +25,8 @@ package final class ServerCounters: Sendable {
     package var willsPublishedTotal = 0
     package var authTimeoutsTotal = 0
     package var authFailuresTotal = 0
+    /// Requests refused with `forbidden`: the user's rules do not allow them.
+    package var forbiddenTotal = 0
     package var webSocketConnections = 0
     package var webSocketConnectionsTotal = 0
     package var httpRequestsTotal = 0
@@ -92,7 +94,7 @@ package final class ServerCounters: Sendable {
       ("subscription_limit_total", now.subscriptionLimitTotal),
       ("retained_limit_total", now.retainedLimitTotal), ("retained_bytes", now.retainedBytes),
       ("dead_peers_total", now.deadPeersTotal), ("auth_timeouts_total", now.authTimeoutsTotal),
-      ("auth_failures_total", now.authFailuresTotal),
+      ("auth_failures_total", now.authFailuresTotal), ("forbidden_total", now.forbiddenTotal),
       ("websocket_connections", now.webSocketConnections),
       ("websocket_connections_total", now.webSocketConnectionsTotal),
       ("http_requests_total", now.httpRequestsTotal),

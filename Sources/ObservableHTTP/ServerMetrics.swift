@@ -100,6 +100,10 @@ package enum ServerMetrics {
         p + "auth_failures_total", .counter, "Authentications refused for a wrong token.",
         snapshot.authFailuresTotal),
       .single(
+        p + "forbidden_total", .counter,
+        "Requests refused with forbidden: not allowed by the user's rules.",
+        snapshot.forbiddenTotal),
+      .single(
         p + "subscription_limit_total", .counter,
         "Subscribes refused because the connection held --max-subscriptions.",
         snapshot.subscriptionLimitTotal),

@@ -55,6 +55,7 @@ extension Session {
   /// Lists with the topics whose only trace is a retained value in JetStream, and answers
   /// once JetStream has named them (the local list alone when it cannot).
   func listClustered(_ request: Request, _ link: any SessionCluster) throws(ProtocolError) {
+    let shown = try authorizeList()
     let filter = request.stream
     // A bad filter is refused now, as on a single node.
     if let filter { _ = try StreamName.validatePattern(filter) }
@@ -77,7 +78,8 @@ extension Session {
       later(
         Self.reply(op: .list, id: id, page) { page, out in
           StreamListEncoder.append(
-            page.streams, next: page.next, localOnly: { $0 != .topic || !connected }, to: &out)
+            shown.map { page.streams.filter($0) } ?? page.streams, next: page.next,
+            localOnly: { $0 != .topic || !connected }, to: &out)
         })
     }
   }

@@ -11,7 +11,7 @@ extension Session {
     }
     try checkRoom(for: name)
     let subscription = try context.registry.subscribeWithPositions(
-      name, since: request.since, observer: observerAfterReply()
+      name, since: request.since, observer: permitted(observerAfterReply(), name)
     ) { recovered in
       ok(request) {
         Self.appendStream(name, to: &$0)
@@ -33,11 +33,17 @@ extension Session {
     guard let name = request.stream else {
       throw ProtocolError(.badRequest, "history needs \"stream\"")
     }
+    // Reading history is receiving: the same rules as a subscription, a pattern allowed in
+    // part giving only the topics the user may receive.
+    try authorizeSubscribe(name)
     let read = try context.registry.readHistory(name, limit: request.limit)
-    if !read.lines.isEmpty { sendReply(read.lines) }
+    let lines = permittedLines(read.lines, name)
+    if !lines.isEmpty { sendReply(lines) }
     ok(request) {
       Self.appendStream(name, to: &$0)
-      ReplyEncoder.integer("count", read.count, to: &$0)
+      let count =
+        lines.count == read.lines.count ? read.count : lines.lazy.filter { $0 == 0x0A }.count
+      ReplyEncoder.integer("count", count, to: &$0)
     }
   }
 

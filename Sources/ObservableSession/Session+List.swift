@@ -7,11 +7,14 @@ extension Session {
     if let link = context.cluster, link.isConnected {
       return try listClustered(request, link)
     }
+    let shown = try authorizeList()
     let page = try context.registry.listPage(
       matching: request.stream, after: request.after, limit: StreamListEncoder.pageSize)
     let localOnly = localOnlyStreams()
     ok(request) {
-      StreamListEncoder.append(page.streams, next: page.next, localOnly: localOnly, to: &$0)
+      StreamListEncoder.append(
+        shown.map { page.streams.filter($0) } ?? page.streams, next: page.next,
+        localOnly: localOnly, to: &$0)
     }
   }
 }

@@ -36,13 +36,14 @@ extension Session {
   }
 
   /// Refuses a will that its publish would refuse, so that the client hears of it now rather
-  /// than never: a bad or read-only name, or, clustered, a value too large for a NATS message.
-  /// A permission to publish belongs here too, since a will is a publish made later (its
-  /// publish then goes through ``publish(_:)`` and that publish's checks again).
+  /// than never: a bad or read-only name, a name the user may not publish to, or, clustered, a
+  /// value too large for a NATS message. A will is a publish made later: its publish then goes
+  /// through ``publish(_:)`` and that publish's checks again, under the rules then in force.
   private func checkWillTarget(_ name: String, _ value: UnsafeRawBufferPointer)
     throws(ProtocolError)
   {
     try context.registry.checkTopic(name)
+    try authorizePublish(name)
     try context.cluster?.checkSize(
       lineBytes: DeliveryEncoder.prefixLength(stream: name) + value.count + 2)
   }

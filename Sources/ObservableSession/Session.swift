@@ -1,5 +1,6 @@
 import IndefiniteObservable
 import Logging
+import ObservableAuthorization
 import ObservableStreams
 import ObservableWire
 
@@ -22,7 +23,8 @@ package final class Session {
     self.context = context
     self.scratch = scratch
     self.disconnects = disconnects
-    authenticated = context.token == nil
+    access = ConnectionAccess(policy: context.access)
+    authenticated = !context.access.requiresAuthentication
   }
 
   /// Handles one request line; returns `false` when the rest of the input is no longer lines
@@ -31,7 +33,7 @@ package final class Session {
     // After a wrong token (or an HTTP request) nothing more is read; the rest is dropped.
     guard !closing else { return false }
     let publish = PublishShape.parts(of: line)
-    if let publish, authenticated,
+    if let publish, authenticated, access.isCurrent(context.access),
       context.cluster?.fits(lineBytes: publish.deliveryBody.count + 2) ?? true,
       batch.append(publish, continuing: lastTopic, scratch: scratch)
     {
@@ -121,7 +123,7 @@ package final class Session {
   }
 
   private func perform(_ request: Request) throws(ProtocolError) -> Bool {
-    guard authenticated || request.op == .auth else {
+    guard authenticated || request.op == .auth || authenticateByCertificate() else {
       // Answered in the form the client typed: someone at a terminal gets the shorthand.
       throw ProtocolError(
         .unauthorized,
@@ -152,6 +154,7 @@ package final class Session {
     guard let value = request.value else {
       throw ProtocolError(.badRequest, "publish needs \"value\"")
     }
+    try authorizePublish(name)
     if let cluster = context.cluster {
       if try publishClustered(request, name, value, cluster) { return }
     }
@@ -177,6 +180,7 @@ package final class Session {
     guard let name = request.stream else {
       throw ProtocolError(.badRequest, "subscribe needs \"stream\"")
     }
+    try authorizeSubscribe(name)
     if request.positions || request.since != nil {
       return try subscribeWithPositions(request, name)
     }
@@ -184,7 +188,7 @@ package final class Session {
     try checkRoom(for: name)
     // The reply goes first, so that values (a retained one, say) follow it.
     ok(request) { Self.appendStream(name, to: &$0) }
-    subscriptions.insert(name, stream.subscribe(observer: observerAfterReply()))
+    subscriptions.insert(name, stream.subscribe(observer: permitted(observerAfterReply(), name)))
     context.logger.debug("subscribed", metadata: ["peer": "\(output.peer)", "stream": "\(name)"])
   }
 
@@ -216,6 +220,7 @@ package final class Session {
     guard let name = request.stream else {
       throw ProtocolError(.badRequest, "clear needs \"stream\"")
     }
+    try authorizePublish(name)
     if let cluster = context.cluster { return try clearClustered(request, name, cluster) }
     if let store = context.store { return try clearStored(request, name, store) }
     let cleared = try context.registry.clearRetained(name)
@@ -244,6 +249,8 @@ package final class Session {
   }
   private let batchSlot = PublishBatchSlot()
   var authenticated: Bool
+  /// Who the client proved to be, and its decisions topic by topic.
+  var access: ConnectionAccess
   /// Set once a wrong token was sent: the connection closes after the error reply.
   var closing = false
   /// Whether `compress` switched the connection to deflate; it cannot be switched back.

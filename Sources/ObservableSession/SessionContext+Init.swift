@@ -1,4 +1,5 @@
 import Logging
+import ObservableAuthorization
 import ObservableCounters
 import ObservableLogging
 import ObservableStreams
@@ -8,11 +9,13 @@ extension SessionContext {
   /// The context of every session of one server.
   package init(
     registry: StreamRegistry, cluster: (any SessionCluster)?, token: String?,
-    authTimeout: Duration, maxSubscriptions: Int, warnings: RepeatedWarnings,
-    counters: ServerCounters, logger: Logger, store: (any SessionStore)? = nil
+    access: (any AccessRules)? = nil, authTimeout: Duration, maxSubscriptions: Int,
+    warnings: RepeatedWarnings, counters: ServerCounters, logger: Logger,
+    store: (any SessionStore)? = nil
   ) {
     self.registry = registry
     self.token = token
+    self.access = access ?? SharedTokenAccess(token: token)
     self.authTimeout = authTimeout
     self.maxSubscriptions = maxSubscriptions
     self.warnings = warnings
@@ -21,4 +24,7 @@ extension SessionContext {
     self.cluster = cluster
     self.store = store
   }
+
+  /// Whether a client must send `auth` before anything else.
+  package var requiresAuthentication: Bool { access.requiresAuthentication }
 }

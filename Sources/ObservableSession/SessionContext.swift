@@ -1,4 +1,5 @@
 import Logging
+import ObservableAuthorization
 import ObservableCounters
 import ObservableLogging
 import ObservableStreams
@@ -10,6 +11,9 @@ package struct SessionContext: Sendable {
   let registry: StreamRegistry
   /// When set, a client must send `auth` with this token before anything else.
   package let token: String?
+  /// Who may do what: `--token`, `--auth-file` and `--jwt-key`, asked through a protocol so
+  /// that the session names no hash and no JWT library.
+  package let access: any AccessRules
   /// How long a client may take to authenticate when a token is set.
   let authTimeout: Duration
   /// How many subscriptions, patterns included, one connection may hold.

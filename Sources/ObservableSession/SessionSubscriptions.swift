@@ -16,6 +16,9 @@ package struct SessionSubscriptions {
   /// Whether there are none.
   var isEmpty: Bool { entries.isEmpty }
 
+  /// The names subscribed to, in no particular order.
+  var names: [String] { entries.map(\.name) }
+
   /// Whether there is a subscription to `name`.
   func contains(_ name: String) -> Bool {
     positions[name] != nil

@@ -139,14 +139,14 @@ package final class Connection: ReadinessHandler, @unchecked Sendable {
       output: self, observer: observer, context: context, scratch: home.scratch,
       disconnects: home.disconnects)
     self.session = session
-    if context.token != nil {
+    if context.requiresAuthentication {
       // Until it authenticates, a client can make the server hold only a little memory.
       framing.maxLineBytes = min(settings.maxLineBytes, Self.unauthenticatedLineBytes)
       outbox.setLimit(min(settings.maxQueuedBytes, Self.unauthenticatedQueuedBytes))
     }
     send(
       Greeting.line(
-        version: ReleaseVersion.current, authRequired: context.token != nil,
+        version: ReleaseVersion.current, authRequired: context.requiresAuthentication,
         history: session.keepsHistory))
     session.start()
   }

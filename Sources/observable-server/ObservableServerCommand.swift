@@ -18,7 +18,7 @@ struct ObservableServerCommand: ParsableCommand {
 
       """,
     version: ObservableServer.version,
-    subcommands: [Serve.self, Check.self]
+    subcommands: [Serve.self, Check.self, TokenCommand.self]
   )
 
   @OptionGroup var options: ServerOptions

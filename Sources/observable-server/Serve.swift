@@ -56,7 +56,7 @@ extension ServerOptions {
     systemd.started(server)
     var signal = ShutdownSignals.wait()
     while signal == "SIGHUP" {
-      server.reloadCertificates()
+      server.reload()
       signal = ShutdownSignals.wait()
     }
     logger.notice("shutting down", metadata: ["signal": "\(signal)"])

@@ -1,7 +1,7 @@
 import Glibc
 
 /// Turns SIGINT and SIGTERM into one orderly shutdown, run by the main thread, and SIGHUP into
-/// a reload of the TLS certificate (as nats-server and nginx read SIGHUP: `systemctl reload`
+/// a reload of the TLS certificate and the authorization file (as nats-server and nginx read SIGHUP: `systemctl reload`
 /// must never end the service).
 ///
 /// A handler writes the signal's number to a pipe that the main thread reads. Whichever thread

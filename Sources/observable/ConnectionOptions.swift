@@ -15,6 +15,17 @@ struct ConnectionOptions: ParsableArguments {
     help: "The token sent with auth before anything else (default: $OBSERVABLE_SERVER_TOKEN).")
   var token: String?
 
+  @Option(
+    help:
+      "The user of the server's --auth-file that --token belongs to (default: $OBSERVABLE_SERVER_USER)."
+  )
+  var user: String?
+
+  @Option(
+    help:
+      "A signed token (JWT) sent with auth instead of --token (default: $OBSERVABLE_SERVER_JWT).")
+  var jwt: String?
+
   @Flag(help: "Ask the server to compress its lines with deflate.")
   var compress = false
 
@@ -39,7 +50,8 @@ struct ConnectionOptions: ParsableArguments {
   func connect() async throws -> ObservableClient {
     var configuration = ClientConfiguration(
       token: token ?? Terminal.environment("OBSERVABLE_SERVER_TOKEN"),
-      compression: compress)
+      compression: compress, user: user ?? Terminal.environment("OBSERVABLE_SERVER_USER"),
+      signedToken: jwt ?? Terminal.environment("OBSERVABLE_SERVER_JWT"))
     // Set only for a tls:// address: the client speaks TLS whenever it has a configuration.
     if (try? ServerAddress.parsing(url: address))?.usesTLS == true {
       configuration.tls = tls.configuration

@@ -23,6 +23,9 @@ extension ObservableServer {
   /// server's own periodic work such as the systemd timers; empty unless the server runs.
   var eventLoops: [EventLoop] { running.withLock { $0?.loops.map(\.loop) } ?? [] }
 
+  /// The running event loops with their connections.
+  var connectionLoops: [ConnectionLoop] { running.withLock { $0?.loops } ?? [] }
+
   /// The connections open now, gathered on their loops.
   var openConnections: [Connection] {
     let loops = running.withLock { $0?.loops } ?? []

@@ -115,7 +115,8 @@ public final class ObservableServer: Sendable {
       tlsHandshakeTimeout: configuration.tlsHandshakeTimeout)
     let context = SessionContext(
       registry: registry, cluster: registry.cluster, token: configuration.token,
-      authTimeout: configuration.authTimeout, maxSubscriptions: configuration.maxSubscriptions,
+      access: configuration.access, authTimeout: configuration.authTimeout,
+      maxSubscriptions: configuration.maxSubscriptions,
       warnings: warnings, counters: counters, logger: logger, store: parts.store)
     let admission = admission
     let counters = counters

@@ -1,5 +1,6 @@
 import Glibc
 import ObservableCluster
+import ObservableCredentials
 import ObservablePOSIX
 import ObservableWire
 import TLS
@@ -40,6 +41,9 @@ public struct ServerConfiguration: Sendable {
   public var execStreams: [ExecStreamConfiguration] = []
   /// When set, a client must send `auth` with this token before anything else.
   public var token: String?
+  /// Users, their rules and signed tokens (`--auth-file`, `--jwt-key`), with `token` as the one
+  /// user with every permission; `nil` for `token` alone.
+  package var access: AccessPolicy?
   /// The longest request line, in bytes.
   public var maxLineBytes = 1 << 20
   /// How many clients of the line protocol (`listen`) may be connected at once.

@@ -5,7 +5,7 @@ extension JSONScanner {
   /// Input that was not validated never traps or reads outside `range`: an unpaired surrogate
   /// escape (which the scanner refuses) becomes U+FFFD, a malformed escape loses its backslash
   /// and invalid UTF-8 is repaired by `String`.
-  static func decodeString(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> String {
+  package static func decodeString(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> String {
     precondition(
       range.lowerBound >= 0 && range.upperBound <= bytes.count && range.count >= 2,
       "range must lie within the buffer and cover at least the two quotes")

@@ -16,6 +16,9 @@ public enum ErrorCode: String, Sendable, CaseIterable {
   case lineTooLong = "line_too_long"
   /// An op before a successful `auth`, or a wrong token.
   case unauthorized = "unauthorized"
+  /// An authenticated client asked for something its user may not do; nothing was changed and
+  /// the connection stays open.
+  case forbidden = "forbidden"
   /// The connection fell too far behind and is being closed.
   case slowConsumer = "slow_consumer"
   /// The server is at its connection limit.

@@ -13,7 +13,7 @@ package enum HelpText {
     "list [NAME [AFTER]]       streams with their kind and subscribers; NAME may be a pattern;",
     "                          1000 a reply, then \"next\": pass it as AFTER for the rest",
     "ping",
-    "auth TOKEN",
+    "auth [USER] TOKEN         USER: a user of the server's --auth-file",
     "compress deflate          raw deflate both ways from the next byte on",
     "will NAME VALUE           publish VALUE to NAME once if the connection ends without bye;",
     "                          one will a connection; will NAME null withdraws it",

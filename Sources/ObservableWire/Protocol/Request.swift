@@ -11,6 +11,10 @@ package struct Request {
   package var value: UnsafeRawBufferPointer?
   package var retain = false
   package var token: String?
+  /// For `auth`: the user of the authorization file whose `token` this is.
+  package var user: String?
+  /// For `auth`: a signed token (JWT) instead of `user` and `token`.
+  package var jwt: String?
   package var algorithm: String?
   /// For `list`: the last name of the previous page; the reply starts after it.
   package var after: String?

@@ -60,6 +60,8 @@ package enum RequestParser {
       case "pos": fields.positions = member
       case "since": fields.since = member
       case "limit": fields.limit = member
+      case "user": fields.user = member
+      case "jwt": fields.jwt = member
       default: continue
       }
     }
@@ -80,6 +82,8 @@ package enum RequestParser {
     request.token = try fields.string(fields.token, in: line)
     request.algorithm = try fields.string(fields.algorithm, in: line)
     request.after = try fields.string(fields.after, in: line)
+    request.user = try fields.string(fields.user, in: line)
+    request.jwt = try fields.string(fields.jwt, in: line)
     request.value = fields.value.map { UnsafeRawBufferPointer(rebasing: line[$0.value]) }
     if let retain = fields.retain {
       guard retain.kind == .bool else {
@@ -108,6 +112,8 @@ struct RequestFields {
   var positions: JSONMember?
   var since: JSONMember?
   var limit: JSONMember?
+  var user: JSONMember?
+  var jwt: JSONMember?
 
   static func bit(for key: String) -> UInt16 {
     switch key {
@@ -122,6 +128,8 @@ struct RequestFields {
     case "pos": 256
     case "since": 512
     case "limit": 1024
+    case "user": 2048
+    case "jwt": 4096
     default: 0
     }
   }

@@ -1,7 +1,7 @@
 /// Parses the text shorthand: `subscribe NAME`, `unsubscribe NAME`, `publish NAME VALUE...`,
 /// `retain NAME VALUE...`, `clear NAME`, `subscribe NAME SINCE`, `history NAME [LIMIT]`,
-/// `list [NAME [AFTER]]`, `ping`, `help`, `auth TOKEN`, `compress deflate`, `will NAME VALUE...`,
-/// `retainwill NAME VALUE...` and `bye`.
+/// `list [NAME [AFTER]]`, `ping`, `help`, `auth [USER] TOKEN`, `compress deflate`,
+/// `will NAME VALUE...`, `retainwill NAME VALUE...` and `bye`.
 ///
 /// Command words are case-insensitive, and `sub`, `unsub` and `pub` stand for `subscribe`,
 /// `unsubscribe` and `publish`, as people type them at a terminal. A published value is the
@@ -44,10 +44,17 @@ package enum ShorthandParser {
       request.stream = String(name)
       return try body(request)
     case .auth:
-      let (token, tail) = splitWord(rest)
-      try expectPresent(token, "auth TOKEN")
-      try expectEnd(tail, op)
-      request.token = String(token)
+      let (first, tail) = splitWord(rest)
+      try expectPresent(first, "auth TOKEN")
+      // `auth USER TOKEN` names a user of the authorization file; `auth TOKEN` is `--token`'s.
+      let (second, end) = splitWord(tail)
+      try expectEnd(end, op)
+      if second.isEmpty {
+        request.token = String(first)
+      } else {
+        request.user = String(first)
+        request.token = String(second)
+      }
       return try body(request)
     case .compress:
       let (algorithm, tail) = splitWord(rest)

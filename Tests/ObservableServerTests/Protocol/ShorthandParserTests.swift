@@ -121,7 +121,7 @@ struct ShorthandParserTests {
     arguments: [
       ("list a b c", "list"), ("ping pong", "ping"), ("help me", "help"),
       ("subscribe a b", "subscribe"),
-      ("unsubscribe a\tb", "unsubscribe"), ("auth a b", "auth"),
+      ("unsubscribe a\tb", "unsubscribe"), ("auth a b c", "auth"),
       ("compress deflate now", "compress"),
     ])
   func extraWords(line: String, op: String) throws {

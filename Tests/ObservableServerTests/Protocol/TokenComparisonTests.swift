@@ -1,7 +1,6 @@
 import Testing
 
-@testable import ObservableServer
-@testable import ObservableSession
+@testable import ObservableAuthorization
 
 /// Secret comparison: true exactly when the bytes are equal.
 @Suite(.timeLimit(.minutes(1)))

@@ -1,0 +1,35 @@
+import ArgumentParser
+import ObservableAuthorization
+import ObservableCredentials
+
+extension ServerOptions {
+  /// The credentials and rules of `--token`, `--auth-file` and `--jwt-key`, or `nil` when none
+  /// is given. A file or key that cannot be used is a usage error (exit status 64), found
+  /// before anything listens.
+  func accessPolicy(token: String?) throws -> AccessPolicy? {
+    guard token != nil || authFile != nil || jwtKey != nil else {
+      if jwtAudience != nil { throw ValidationError("--jwt-audience needs --jwt-key") }
+      return nil
+    }
+    var file: AuthorizationFile?
+    if let authFile {
+      do {
+        file = try AuthorizationFile.load(path: authFile)
+      } catch {
+        throw ValidationError("--auth-file \(authFile): \(error)")
+      }
+    }
+    var signedTokens: SignedTokenVerifier?
+    if let jwtKey {
+      do {
+        signedTokens = try SignedTokenVerifier(path: jwtKey, audience: jwtAudience)
+      } catch {
+        throw ValidationError("--jwt-key \(jwtKey): \(error)")
+      }
+    } else if jwtAudience != nil {
+      throw ValidationError("--jwt-audience needs --jwt-key")
+    }
+    return AccessPolicy(
+      sharedToken: token, file: file, filePath: authFile, signedTokens: signedTokens)
+  }
+}
