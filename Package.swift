@@ -134,8 +134,8 @@ let package = Package(
     .target(
       name: "ObservableHTTP",
       dependencies: [
-        "ObservableCluster", "ObservableCounters", "ObservableFraming", "ObservableSession",
-        "ObservableVersion", "ObservableWire", "WebSocket",
+        "ObservableAuthorization", "ObservableCluster", "ObservableCounters", "ObservableFraming",
+        "ObservableSession", "ObservableVersion", "ObservableWire", "WebSocket",
       ]
     ),
     // Raw deflate streams on zlib, for the `compress` op.
@@ -242,7 +242,7 @@ let package = Package(
         "ObservableVersion", "ObservableWire", "ObservableCounters", "ObservablePOSIX",
         "ObservableLogging", "ObservableStreams", "ObservableSession", "ObservableFraming",
         "ObservableTransport", "ObservableCluster", "ObservableHTTP", "Deflate", "TLS",
-        "ObservableAuthorization",
+        "ObservableAuthorization", "ObservableCredentials",
         "InProcessServer",
         .product(name: "Logging", package: "swift-log"),
       ],

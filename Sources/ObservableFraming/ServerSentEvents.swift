@@ -69,7 +69,8 @@ package enum ServerSentEvents {
   /// A value's own `"pos"` cannot pass for it: a value is followed by the line's `}`, so the
   /// line would end in `}}` or in a string's escaped quote, never in this key's pattern.
   static func position(in line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
-    let quote = UInt8(ascii: "\""), count = line.count
+    let quote = UInt8(ascii: "\"")
+    let count = line.count
     guard count > positionKey.count + 2, line[count - 1] == UInt8(ascii: "}"),
       line[count - 2] == quote
     else { return nil }

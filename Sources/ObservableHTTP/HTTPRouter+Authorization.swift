@@ -1,39 +1,60 @@
+import ObservableAuthorization
 import ObservableSession
 import ObservableWire
 import WebSocket
 
 /// The one credentials check of the HTTP side (`/sse` now, the HTTP API next): every route that
-/// needs a client's identity asks here, so that users and permissions replace this check in
-/// one place.
+/// needs a client's identity asks here.
 ///
-/// A browser cannot set headers on an `EventSource`, so the token may come in the query as
-/// `token=…`, as it may on `/ws`; a backend sends `Authorization: Bearer …`. The token is never
-/// logged: the router logs no request target, and a refusal names neither.
+/// A browser cannot set headers on an `EventSource`, so the credential may come in the query
+/// (`token=…` with `user=…`, or `jwt=…`), as on `/ws`; a backend sends
+/// `Authorization: Bearer …`. It is never logged: the router logs no request target, and a
+/// refusal names neither.
 extension HTTPRouter {
-  /// The token `head` presents: `Authorization: Bearer …` first, else the query's `token`.
-  func presentedToken(_ head: HTTPRequestHead, _ query: HTTPQuery) -> String? {
+  /// The credential `head` presents: `jwt=` in the query, else `Authorization: Bearer …` (a
+  /// signed token when it has a JWT's three parts and no `user=` names a user), else `token=`
+  /// with `user=` when given.
+  func presentedCredential(_ head: HTTPRequestHead, _ query: HTTPQuery) -> PresentedCredential? {
+    if let jwt = query.first("jwt") { return .signed(jwt) }
+    let user = query.first("user")
     if let authorization = head.headers["Authorization"] {
       let parts = authorization.split(separator: " ", maxSplits: 1)
       if parts.count == 2, parts[0].lowercased() == "bearer" {
-        return String(parts[1]).trimmingSpaces()
+        let bearer = String(parts[1]).trimmingSpaces()
+        let looksSigned = bearer.split(separator: ".", omittingEmptySubsequences: false).count == 3
+        return looksSigned && user == nil ? .signed(bearer) : .token(user: user, bearer)
       }
     }
-    return query.first("token")
+    return query.first("token").map { .token(user: user, $0) }
   }
 
-  /// Nil when `token` may use the server (or none is needed); otherwise the `401` to answer,
-  /// counted as an authentication failure like a wrong `auth`.
-  func refusal(for token: String?) -> HTTPResponse? {
-    guard let expected = self.token else { return nil }
-    if let token, TokenComparison.matches(Array(token.utf8), Array(expected.utf8)) {
-      return nil
+  /// Nil when `credential` may use the server (or none is needed); otherwise the `401` to
+  /// answer, counted as an authentication failure like a wrong `auth`. The check is the
+  /// sessions' own (``AccessRules``), so a file user or a signed token works here as in `auth`.
+  func refusal(for credential: PresentedCredential?) -> HTTPResponse? {
+    guard let access, access.requiresAuthentication else { return nil }
+    let accepted: Bool
+    switch credential {
+    case nil: accepted = false
+    case .token(let user, let token):
+      accepted = access.authenticate(user: user, token: token) != nil
+    case .signed(let jwt): accepted = (try? access.authenticate(signedToken: jwt)) != nil
     }
+    if accepted { return nil }
     counters.update { $0.authFailuresTotal += 1 }
-    let reason = token == nil ? "this server needs a token" : "wrong token"
+    let reason = credential == nil ? "this server needs a token" : "wrong credentials"
     return .jsonError(
       .unauthorized, ErrorCode.unauthorized.rawValue, reason,
       headers: [("WWW-Authenticate", #"Bearer realm="observable""#)])
   }
+}
+
+/// A credential an HTTP request presents, passed on to its session as an `auth` request.
+enum PresentedCredential: Equatable {
+  /// A token, the shared one or a file user's (`user` names them).
+  case token(user: String?, String)
+  /// A signed token (JWT).
+  case signed(String)
 }
 
 extension String {

@@ -1,3 +1,4 @@
+import ObservableAuthorization
 import ObservableCluster
 import ObservableCounters
 
@@ -6,11 +7,12 @@ extension HTTPRouter {
   /// The router of one server's HTTP port.
   package init(
     counters: ServerCounters, allowOrigins: [String], cluster: ClusterLink?,
-    isServing: @escaping @Sendable () -> Bool, scheme: String = "http", token: String? = nil,
+    isServing: @escaping @Sendable () -> Bool, scheme: String = "http",
+    access: (any AccessRules)? = nil,
     eventHeartbeat: Duration = .seconds(15), keepsHistory: Bool = false
   ) {
     self.keepsHistory = keepsHistory
-    self.token = token
+    self.access = access
     self.eventHeartbeat = eventHeartbeat
     self.allowOrigins = allowOrigins
     self.counters = counters

@@ -35,10 +35,10 @@ extension HTTPRouter {
           .jsonError(.badRequest, error.code.rawValue, error.message), includingBody: true)
       }
     }
-    let token = presentedToken(head, query)
-    if let refusal = refusal(for: token) { return .respond(refusal, includingBody: true) }
+    let credential = presentedCredential(head, query)
+    if let refusal = refusal(for: credential) { return .respond(refusal, includingBody: true) }
     let request = ServerSentEventsRequest(
-      streams: streams, token: self.token == nil ? nil : token,
+      streams: streams, credential: access?.requiresAuthentication == true ? credential : nil,
       lastEventID: head.headers["Last-Event-ID"] ?? query.first("lastEventId"),
       positions: keepsHistory)
     return .stream(

@@ -1,3 +1,4 @@
+import ObservableAuthorization
 import ObservableCluster
 import ObservableCounters
 import ObservableFraming
@@ -24,8 +25,9 @@ package struct HTTPRouter: HTTPRoutes, Sendable {
   var cluster: ClusterLink?
   /// The listener's scheme, `http` or `https`: the origin of the server's own pages.
   var scheme = "http"
-  /// The token clients must present (`--token`), for `/sse`; nil when none is needed.
-  var token: String?
+  /// The rules that say who a credential proves, for `/sse`: the sessions' own; nil when no
+  /// credential is needed.
+  var access: (any AccessRules)?
   /// How often an idle `/sse` stream gets a comment.
   var eventHeartbeat: Duration = .seconds(15)
   /// Whether the server keeps history (`--history`): `/sse` events then carry positions as

@@ -1,7 +1,7 @@
 import ObservableWire
 
 /// What a `GET /sse` asks for, as the request lines its session handles first: `auth` when the
-/// server has a token, then one `subscribe` per `stream=` of the query, in order.
+/// server needs a credential, then one `subscribe` per `stream=` of the query, in order.
 ///
 /// This is the one place an SSE request becomes protocol: `Last-Event-ID` (sent by a
 /// reconnecting `EventSource`) becomes each subscribe's `"since"`, so resuming is the
@@ -11,8 +11,8 @@ import ObservableWire
 struct ServerSentEventsRequest {
   /// The stream names and patterns to subscribe to.
   let streams: [String]
-  /// The token to authenticate with; nil when the server needs none.
-  let token: String?
+  /// The credential to authenticate with; nil when the server needs none.
+  let credential: PresentedCredential?
   /// The last event's `id:` the client saw, if it is resuming.
   let lastEventID: String?
   /// Whether the server keeps history, so that subscribes may ask for positions.
@@ -21,10 +21,22 @@ struct ServerSentEventsRequest {
   /// The request lines, each ending in `\n`.
   var lines: [[UInt8]] {
     var lines: [[UInt8]] = []
-    if let token {
+    if let credential {
       var line: [UInt8] = []
-      line.append(literal: #"{"op":"auth","token":"#)
-      JSONStringEncoding.append(token, to: &line)
+      switch credential {
+      case .signed(let jwt):
+        line.append(literal: #"{"op":"auth","jwt":"#)
+        JSONStringEncoding.append(jwt, to: &line)
+      case .token(let user, let token):
+        line.append(literal: #"{"op":"auth","#)
+        if let user {
+          line.append(literal: #""user":"#)
+          JSONStringEncoding.append(user, to: &line)
+          line.append(literal: ",")
+        }
+        line.append(literal: #""token":"#)
+        JSONStringEncoding.append(token, to: &line)
+      }
       line.append(literal: "}\n")
       lines.append(line)
     }

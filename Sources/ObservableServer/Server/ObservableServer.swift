@@ -125,7 +125,7 @@ public final class ObservableServer: Sendable {
       ? HTTPRouter(
         counters: counters, allowOrigins: configuration.allowOrigins, cluster: registry.cluster,
         isServing: { admission.isAccepting }, scheme: socket.servesTLS ? "https" : "http",
-        token: configuration.token, eventHeartbeat: configuration.serverSentEventsHeartbeat,
+        access: context.access, eventHeartbeat: configuration.serverSentEventsHeartbeat,
         keepsHistory: configuration.historyPerTopic > 0 && registry.cluster == nil)
       : nil
     let slots: Admission.Slots = router == nil ? .line : .http

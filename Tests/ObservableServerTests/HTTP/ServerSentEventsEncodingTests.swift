@@ -17,7 +17,8 @@ struct ServerSentEventsEncodingTests {
 
   @Test func lastEventIDBecomesSinceOnEverySubscribe() {
     let lines = ServerSentEventsRequest(
-      streams: ["a", "b.*"], token: "t\"k", lastEventID: "7-42", positions: true
+      streams: ["a", "b.*"], credential: .token(user: nil, "t\"k"), lastEventID: "7-42",
+      positions: true
     ).lines.map { String(decoding: $0, as: UTF8.self) }
     #expect(
       lines == [
@@ -26,17 +27,26 @@ struct ServerSentEventsEncodingTests {
         #"{"op":"subscribe","stream":"b.*","since":"7-42"}"# + "\n",
       ])
     let fresh = ServerSentEventsRequest(
-      streams: ["a"], token: nil, lastEventID: nil, positions: true
+      streams: ["a"], credential: nil, lastEventID: nil, positions: true
     ).lines
     #expect(
       fresh.map { String(decoding: $0, as: UTF8.self) } == [
         #"{"op":"subscribe","stream":"a","pos":true}"# + "\n"
       ])
     // Without history there are no positions to ask for or resume from.
-    let plain = ServerSentEventsRequest(streams: ["a"], token: nil, lastEventID: "7-42").lines
+    let plain = ServerSentEventsRequest(
+      streams: ["a"], credential: .signed("h.p.s"), lastEventID: "7-42"
+    ).lines
     #expect(
       plain.map { String(decoding: $0, as: UTF8.self) } == [
-        #"{"op":"subscribe","stream":"a"}"# + "\n"
+        #"{"op":"auth","jwt":"h.p.s"}"# + "\n", #"{"op":"subscribe","stream":"a"}"# + "\n",
+      ])
+    let user = ServerSentEventsRequest(
+      streams: [], credential: .token(user: "ann", "t"), lastEventID: nil
+    ).lines
+    #expect(
+      user.map { String(decoding: $0, as: UTF8.self) } == [
+        #"{"op":"auth","user":"ann","token":"t"}"# + "\n"
       ])
   }
 

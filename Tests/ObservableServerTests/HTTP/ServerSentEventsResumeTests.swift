@@ -61,8 +61,11 @@ struct ServerSentEventsResumeTests {
     #expect(first.read(until: "data: "))
     let id = try #require(Self.events(in: first.text).last?.id)
     first.close()
-    for value in 2..<10 { try publisher.request(#"{"op":"publish","stream":"t","value":\#(value)}"#) }
-    let resumed = try EventStreamClient(server, query: "stream=t", headers: "Last-Event-ID: \(id)\r\n")
+    for value in 2..<10 {
+      try publisher.request(#"{"op":"publish","stream":"t","value":\#(value)}"#)
+    }
+    let resumed = try EventStreamClient(
+      server, query: "stream=t", headers: "Last-Event-ID: \(id)\r\n")
     defer { resumed.close() }
     #expect(resumed.read(until: #""value":9,"#), "\(resumed.text)")
     #expect(resumed.text.contains("event: gap\ndata: {\"ok\":true,\"op\":\"subscribe\""))
