@@ -32,7 +32,8 @@ public enum LivePage {
         #status[data-state]           "connecting", "open" (greeting received) or "closed"
         #server-version               the server's version from the greeting
         #error[data-code]             the last error code shown (e.g. "unauthorized"), or none
-        #token, #connect              the token field and the button that reconnects with it
+        #user, #token, #connect       the user and token fields (a signed token, a JWT, goes in
+                                      #token with #user empty) and the button that reconnects
         #streams tr[data-stream-row=NAME] [data-subscribers=N]   one row per stream from list
         #subscribe-name, #subscribe-form   name or pattern to subscribe to
         #subscriptions section[data-subscription=NAME]   one per subscription
@@ -48,7 +49,7 @@ public enum LivePage {
           button[data-inspect=NAME]   opens #inspector for that topic
         #inspector[data-stream=NAME]: #inspect-retained[data-state=loading|value|none],
           #inspect-history li[data-pos], #inspect-clear, #inspect-result[data-outcome]
-      The URL fragment may preset the page: #token=T&subscribe=clock&subscribe=room.*
+      The URL fragment may preset the page: #user=U&token=T&subscribe=clock&subscribe=room.*
       (a fragment is never sent to the server, so the token stays out of its logs).
     -->
     <html lang="en">
@@ -114,6 +115,8 @@ public enum LivePage {
       <section aria-labelledby="access-title" class="panel">
         <h2 id="access-title">Access</h2>
         <form id="token-form" class="row">
+          <label for="user">User</label>
+          <input id="user" autocomplete="username" placeholder="none: the shared token or a JWT">
           <label for="token">Token</label>
           <input id="token" type="password" autocomplete="off" placeholder="none">
           <button id="connect" type="submit">Connect</button>

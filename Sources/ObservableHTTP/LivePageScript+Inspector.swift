@@ -36,7 +36,7 @@ extension LivePage {
           if (s.probe !== socket || !message || typeof message !== "object") return;
           if (!greeted) {
             greeted = true;
-            if (s.token) request({ op: "auth", token: s.token, id: 1 });
+            if (s.token) request(Object.assign(authRequest(), { id: 1 }));
             request({ op: "subscribe", stream: name, id: 2 });
             request({ op: "ping", id: 3 });
             if (history) request({ op: "history", stream: name, limit: HISTORY_SHOWN, id: 4 });

@@ -16,7 +16,7 @@ extension LivePage {
       const MAX_VALUES = 50, MAX_SHOWN = 2000, LIST_EVERY_MS = 5000;
       const $ = (id) => document.getElementById(id);
       const s = { socket: null, greeted: false, nextId: 1, pending: new Map(), subs: new Map(),
-        token: "", retry: 0, retryTimer: null, lastStats: null, features: [], listed: [],
+        user: "", token: "", retry: 0, retryTimer: null, lastStats: null, features: [], listed: [],
         seen: new Map(), probe: null };
 
       function setStatus(state, text) {
@@ -27,8 +27,15 @@ extension LivePage {
         if (!code) { el.hidden = true; el.textContent = ""; delete el.dataset.code; return; }
         el.hidden = false; el.dataset.code = code;
         el.textContent = code === "unauthorized"
-          ? "Unauthorized: this server needs a valid token. Enter it under Access, then Connect."
+          ? "Unauthorized: this server needs valid credentials. Enter them under Access, then Connect."
           : code + (message ? ": " + message : "");
+      }
+      // The auth request for what the Access fields hold: a user's token, or a signed token
+      // (a JWT's three dot-separated parts), or the server's shared token.
+      function authRequest() {
+        if (s.user) return { op: "auth", user: s.user, token: s.token };
+        if (s.token.split(".").length === 3) return { op: "auth", jwt: s.token };
+        return { op: "auth", token: s.token };
       }
       function send(request, onReply) {
         if (!s.socket || s.socket.readyState !== WebSocket.OPEN || !s.greeted) return false;
@@ -71,7 +78,7 @@ extension LivePage {
         s.features = Array.isArray(greeting.features) ? greeting.features : [];
         $("server-version").textContent = greeting.version ? "v" + greeting.version : "";
         setStatus("open", "Connected");
-        if (s.token) send({ op: "auth", token: s.token }, (r) => { if (!failed(r)) showError(); });
+        if (s.token) send(authRequest(), (r) => { if (!failed(r)) showError(); });
         if (!s.subs.has("stats")) s.subs.set("stats", { visible: false, section: null, list: null });
         for (const name of s.subs.keys()) subscribeOnServer(name);
         refreshList();
@@ -118,7 +125,7 @@ extension LivePage {
 
       $("token-form").addEventListener("submit", (event) => {
         event.preventDefault();
-        s.token = $("token").value; s.retry = 0; showError();
+        s.user = $("user").value.trim(); s.token = $("token").value; s.retry = 0; showError();
         const old = s.socket; s.socket = null; s.greeted = false; s.pending.clear();
         if (old) old.close();
         connect();
@@ -146,7 +153,9 @@ extension LivePage {
       });
 
       const preset = new URLSearchParams(location.hash.slice(1));
+      s.user = preset.get("user") || "";
       s.token = preset.get("token") || "";
+      $("user").value = s.user;
       $("token").value = s.token;
       for (const name of preset.getAll("subscribe")) if (name) addSubscription(name, true);
       setInterval(refreshList, LIST_EVERY_MS);

@@ -1,4 +1,6 @@
 import Foundation
+import ObservableAuthorization
+import ObservableCredentials
 import TestSupport
 import Testing
 
@@ -41,5 +43,47 @@ struct LiveDashboardTests {
     // The server agrees: nothing is left to clear.
     let again = try client.request(#"{"op":"clear","stream":"room.1"}"#)
     #expect(again["cleared"] as? Bool == false, "\(again)")
+  }
+
+  @Test func aFileUserSignsInAndTheRulesDecideTheClearButton() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("dashboard-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let ann = NewToken()
+    let root = NewToken()
+    let path = directory.appendingPathComponent("users.json").path
+    try #"""
+    {"users": {
+      "ann": {"token": "\#(ann.digest.text)", "subscribe": [">"], "list": true,
+              "stats": true, "publish": {"allow": ["room.*"], "deny": ["room.locked"]}},
+      "root": {"token": "\#(root.digest.text)", "subscribe": [">"], "publish": [">"]}
+    }}
+    """#.write(toFile: path, atomically: true, encoding: .utf8)
+    let file = try AuthorizationFile.load(path: path)
+    let server = try TestServer.withHTTP { $0.access = AccessPolicy(file: file, filePath: path) }
+    defer { server.stop() }
+    let publisher = try server.connect()
+    defer { publisher.close() }
+    _ = try publisher.request(#"{"op":"auth","user":"root","token":"\#(root.token)"}"#)
+    for topic in ["room.locked", "room.open"] {
+      let reply = try publisher.request(
+        #"{"op":"publish","stream":"\#(topic)","value":1,"retain":true}"#)
+      #expect(reply["ok"] as? Bool == true, "\(reply)")
+    }
+    let url = "http://127.0.0.1:\(server.httpPort)/"
+    let refused = try LivePageBrowser(url: url).check(
+      user: "ann", token: ann.token, subscribe: [],
+      dashboard: DashboardExpectation(inspect: "room.locked", clearOutcome: "forbidden"))
+    #expect(refused.passed, "\(refused.summary)")
+    let cleared = try LivePageBrowser(url: url).check(
+      user: "ann", token: ann.token, subscribe: [],
+      dashboard: DashboardExpectation(inspect: "room.open", clearOutcome: "cleared"))
+    #expect(cleared.passed, "\(cleared.summary)")
+    // The server agrees: room.locked kept its value, room.open lost it.
+    let locked = try publisher.request(#"{"op":"clear","stream":"room.locked"}"#)
+    #expect(locked["cleared"] as? Bool == true, "\(locked)")
+    let open = try publisher.request(#"{"op":"clear","stream":"room.open"}"#)
+    #expect(open["cleared"] as? Bool == false, "\(open)")
   }
 }

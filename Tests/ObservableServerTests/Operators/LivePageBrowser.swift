@@ -21,12 +21,13 @@ struct LivePageBrowser {
   /// The page's address, such as `http://127.0.0.1:7080/`.
   let url: String
 
-  /// Loads the page preset with `token` and `subscribe`, publishes to `publish` over `/ws`
+  /// Loads the page preset with `user`, `token` and `subscribe`, publishes to `publish` over `/ws`
   /// meanwhile, and waits up to `timeout` for `minimumValues` rows of each stream in `expect`
   /// (or for the error `expectError`), and for what `dashboard` expects. Keeps a screenshot at
   /// `screenshot` when given. An https page's certificate is signed by `certificateAuthority`.
   func check(
-    token: String? = nil, subscribe: [String], publish: String? = nil, expect: [String] = [],
+    user: String? = nil, token: String? = nil, subscribe: [String], publish: String? = nil,
+    expect: [String] = [],
     minimumValues: Int = 2, expectFigures: Bool = false, expectError: String? = nil,
     screenshot: URL? = nil, certificateAuthority: String? = nil,
     dashboard: DashboardExpectation = DashboardExpectation(), timeout: Duration = .seconds(20)
@@ -36,6 +37,7 @@ struct LivePageBrowser {
     if let certificateAuthority { arguments += ["--ca", certificateAuthority] }
     arguments += ["--timeout", "\(timeout.components.seconds)"]
     if let token { arguments += ["--token", token] }
+    if let user { arguments += ["--user", user] }
     arguments += subscribe.flatMap { ["--subscribe", $0] }
     arguments += expect.flatMap { ["--expect-stream", $0] }
     if let publish { arguments += ["--publish", publish] }

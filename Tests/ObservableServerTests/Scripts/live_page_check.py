@@ -197,6 +197,7 @@ def main():
     arguments = argparse.ArgumentParser()
     arguments.add_argument("--url", required=True)
     arguments.add_argument("--token")
+    arguments.add_argument("--user", help="the file user the token belongs to")
     arguments.add_argument("--subscribe", action="append", default=[])
     arguments.add_argument("--publish")
     arguments.add_argument("--ca", help="the authority of an https server's certificate")
@@ -220,7 +221,8 @@ def main():
     options = arguments.parse_args()
 
     fragment = urllib.parse.urlencode(
-        ([("token", options.token)] if options.token else [])
+        ([("user", options.user)] if options.user else [])
+        + ([("token", options.token)] if options.token else [])
         + [("subscribe", name) for name in options.subscribe])
     profile = tempfile.mkdtemp(prefix="live-page-")
     process, address = start_browser(
