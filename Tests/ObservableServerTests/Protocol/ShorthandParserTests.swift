@@ -120,7 +120,7 @@ struct ShorthandParserTests {
     "extra words are a bad request",
     arguments: [
       ("list a b c", "list"), ("ping pong", "ping"), ("help me", "help"),
-      ("subscribe a b", "subscribe"),
+      ("subscribe a b c", "subscribe"),
       ("unsubscribe a\tb", "unsubscribe"), ("auth a b c", "auth"),
       ("compress deflate now", "compress"),
     ])
