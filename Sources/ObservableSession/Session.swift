@@ -33,7 +33,9 @@ package final class Session {
     // After a wrong token (or an HTTP request) nothing more is read; the rest is dropped.
     guard !closing else { return false }
     let publish = PublishShape.parts(of: line)
-    if let publish, authenticated, access.isCurrent(context.access),
+    // A stored flag first: asking `isCurrent` of a connection with every permission copied
+    // its whole `ConnectionAccess` on each publish.
+    if let publish, authenticated, access.isUnrestricted || access.isCurrent(context.access),
       context.cluster?.fits(lineBytes: publish.deliveryBody.count + 2) ?? true,
       batch.append(publish, continuing: lastTopic, scratch: scratch)
     {
