@@ -50,22 +50,7 @@ struct ServerOptions: ParsableArguments {
   @Option(help: "Seconds a client has to authenticate when a token is set.")
   var authTimeout: Double = 5
 
-  @Option(
-    help: ArgumentHelp(
-      "Users, their hashed tokens and what each may subscribe to and publish (JSON; see Docs/operations.md). Reread on SIGHUP.",
-      valueName: "path"))
-  var authFile: String?
-
-  @Option(
-    help: ArgumentHelp(
-      "Accept signed tokens (JWT): an HS256 secret (the file's bytes) or an ES256/RS256 public key in PEM.",
-      valueName: "path"))
-  var jwtKey: String?
-
-  @Option(
-    help: ArgumentHelp(
-      "The audience a signed token's aud claim must name, when it has one.", valueName: "name"))
-  var jwtAudience: String?
+  @OptionGroup var users: UserOptions
 
   @Option(
     help:
@@ -226,7 +211,7 @@ struct ServerOptions: ParsableArguments {
     configuration.allowOrigins = allowOrigin
     configuration.execStreams = exec.compactMap(ExecStreamConfiguration.init)
     configuration.token = try resolvedToken()
-    configuration.access = try accessPolicy(token: configuration.token)
+    configuration.access = try users.accessPolicy(token: configuration.token)
     configuration.authTimeout = .milliseconds(Int(authTimeout * 1000))
     configuration.deadPeerTimeout = deadPeerTimeout == 0 ? nil : .seconds(deadPeerTimeout)
     configuration.maxLineBytes = maxLineBytes

@@ -2,7 +2,25 @@ import ArgumentParser
 import ObservableAuthorization
 import ObservableCredentials
 
-extension ServerOptions {
+/// The flags of users and signed tokens: `--auth-file`, `--jwt-key`, `--jwt-audience`.
+struct UserOptions: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "Users, their hashed tokens and what each may subscribe to and publish (JSON; see Docs/operations.md). Reread on SIGHUP.",
+      valueName: "path"))
+  var authFile: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Accept signed tokens (JWT): an HS256 secret (the file's bytes) or an ES256/RS256 public key in PEM.",
+      valueName: "path"))
+  var jwtKey: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "The audience a signed token's aud claim must name, when it has one.", valueName: "name"))
+  var jwtAudience: String?
+
   /// The credentials and rules of `--token`, `--auth-file` and `--jwt-key`, or `nil` when none
   /// is given. A file or key that cannot be used is a usage error (exit status 64), found
   /// before anything listens.
