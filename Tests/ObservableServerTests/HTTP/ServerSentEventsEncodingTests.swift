@@ -56,10 +56,8 @@ struct ServerSentEventsEncodingTests {
       + #"{"stream":"b","value":"ends in \",\"pos\":\"1-2\""}"# + "\n"
       + #"{"ok":true,"op":"subscribe","stream":"a","recovered":false}"# + "\n"
       + #"{"ok":true,"op":"subscribe","stream":"c","recovered":true}"# + "\n"
-    var out: [UInt8] = []
-    Array(lines.utf8).withUnsafeBytes { ServerSentEvents.append(lines: $0, to: &out) }
     #expect(
-      String(decoding: out, as: UTF8.self)
+      String(decoding: ServerSentEvents.events(of: Array(lines.utf8)), as: UTF8.self)
         == "event: a\nid: 5f3a09c2-1042\n"
         + "data: {\"stream\":\"a\",\"value\":{\"pos\":\"x\"},\"pos\":\"5f3a09c2-1042\"}\n\n"
         + "event: b\ndata: {\"stream\":\"b\",\"value\":\"ends in \\\",\\\"pos\\\":\\\"1-2\\\"\"}\n\n"
@@ -72,10 +70,8 @@ struct ServerSentEventsEncodingTests {
       #"{"hello":"observable-server"}"# + "\n" + #"{"ok":true,"op":"subscribe"}"# + "\n"
       + #"{"stream":"a.b","sub":"a.*","value":1}"# + "\n" + #"{"stream":"c","value":"x"}"# + "\n"
       + #"{"ok":false,"op":"subscribe","error":{"code":"bad_name"}}"# + "\n"
-    var out: [UInt8] = []
-    Array(lines.utf8).withUnsafeBytes { ServerSentEvents.append(lines: $0, to: &out) }
     #expect(
-      String(decoding: out, as: UTF8.self)
+      String(decoding: ServerSentEvents.events(of: Array(lines.utf8)), as: UTF8.self)
         == "event: a.b\ndata: {\"stream\":\"a.b\",\"sub\":\"a.*\",\"value\":1}\n\n"
         + "event: c\ndata: {\"stream\":\"c\",\"value\":\"x\"}\n\n"
         + "event: error\ndata: {\"ok\":false,\"op\":\"subscribe\",\"error\":{\"code\":\"bad_name\"}}\n\n"
