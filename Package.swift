@@ -13,6 +13,10 @@ let package = Package(
       ]
     ),
     .library(name: "ObservableClient", targets: ["ObservableClient"]),
+    // The parsers alone, for the fuzz package: depending on `ObservableServer` would build
+    // jwt-kit and swift-crypto a fourth time, with the fuzzer's sanitizers.
+    .library(
+      name: "ObservableParsers", targets: ["ObservableWire", "ObservableStreams", "Deflate"]),
     .executable(name: "observable", targets: ["observable"]),
     .executable(name: "observable-server", targets: ["observable-server"]),
     .executable(name: "observable-bench", targets: ["observable-bench"]),

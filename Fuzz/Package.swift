@@ -33,7 +33,7 @@ let package = Package(
       .executableTarget(
         name: "fuzz-\(name)",
         dependencies: [
-          "FuzzSupport", .product(name: "ObservableServer", package: "IndefiniteObservable"),
+          "FuzzSupport", .product(name: "ObservableParsers", package: "IndefiniteObservable"),
         ],
         path: "Targets/\(name)"
       )

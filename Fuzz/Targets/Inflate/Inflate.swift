@@ -1,7 +1,6 @@
 import FuzzSupport
 
 @testable import Deflate
-@testable import ObservableServer
 
 /// Fuzzes the inflate path with the input both as compressed bytes from a peer and as plain
 /// bytes to send through a deflate and inflate pair.

@@ -1,6 +1,5 @@
 import FuzzSupport
 
-@testable import ObservableServer
 @testable import ObservableWire
 
 /// Fuzzes the strict JSON scanner: both entry points, every range it reports and string decoding.

@@ -1,4 +1,3 @@
-@testable import ObservableServer
 @testable import ObservableWire
 
 /// A ``Request`` copied out of the parser's closure, so that two outcomes can be compared.

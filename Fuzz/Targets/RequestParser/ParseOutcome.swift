@@ -1,6 +1,5 @@
 import FuzzSupport
 
-@testable import ObservableServer
 @testable import ObservableWire
 
 /// What ``RequestParser`` made of one line, with the request copied out of its closure.

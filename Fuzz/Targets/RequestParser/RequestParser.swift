@@ -1,6 +1,5 @@
 import FuzzSupport
 
-@testable import ObservableServer
 @testable import ObservableWire
 
 /// Fuzzes the request parser with JSON and shorthand lines alike.

@@ -1,6 +1,5 @@
 import FuzzSupport
 
-@testable import ObservableServer
 @testable import ObservableStreams
 @testable import ObservableWire
 
