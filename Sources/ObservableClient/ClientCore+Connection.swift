@@ -13,6 +13,8 @@ struct EstablishedConnection {
   let reader: LineReader
   let writer: SocketWriter
   let serverSendsSub: Bool
+  /// Whether the greeting lists `history`.
+  let serverKeepsHistory: Bool
   /// The TLS session, when the connection has one.
   let tls: TLSSocket?
 }
@@ -103,7 +105,8 @@ extension ClientCore {
       }
       return EstablishedConnection(
         fd: fd, reader: reader, writer: writer,
-        serverSendsSub: greeting.features?.contains("sub") ?? false, tls: tls)
+        serverSendsSub: greeting.features?.contains("sub") ?? false,
+        serverKeepsHistory: greeting.features?.contains("history") ?? false, tls: tls)
     } catch let error as ClientError {
       Glibc.close(fd)
       throw error
@@ -141,17 +144,12 @@ extension ClientCore {
   private func install(_ connection: EstablishedConnection) {
     writer.withLock { writer in
       writer = connection.writer
-      let names = state.withLock { state in
+      let lines = state.withLock { state in
         state.serverSendsSub = connection.serverSendsSub
-        let names = state.book.names
-        for name in names {
-          state.book.setOnWire(name, true)
-          state.pending.append(.subscribe(name))
-        }
-        if !names.isEmpty { state.sent["subscribe", default: 0] += names.count }
-        return names
+        state.serverKeepsHistory = connection.serverKeepsHistory
+        return state.book.names.map { state.subscribeRequest($0) }
       }
-      for name in names { connection.writer.send(RequestLine.stream("subscribe", name)) }
+      for line in lines { connection.writer.send(line) }
       sendWill(on: connection.writer)
     }
     logger.debug("connected", metadata: ["address": "\(address)"])
@@ -164,6 +162,7 @@ extension ClientCore {
     writer.withLock { $0 = nil }
     let abandoned = state.withLock { state in
       state.book.clearWire()
+      state.historyLines.removeAll()
       defer { state.pending.removeAll() }
       return state.pending
     }
@@ -172,6 +171,9 @@ extension ClientCore {
       continuation.resume(returning: .failure(failure))
     }
     for case .willRequest(let continuation) in abandoned {
+      continuation.resume(returning: .failure(failure))
+    }
+    for case .history(_, _, let continuation) in abandoned {
       continuation.resume(returning: .failure(failure))
     }
     connection.tls?.close()

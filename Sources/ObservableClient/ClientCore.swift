@@ -20,6 +20,13 @@ final class ClientCore: Sendable {
     var stateObservers: [Int: ValueObserver<ConnectionState>] = [:]
     var nextStateObserver = 0
     var serverSendsSub = false
+    /// Whether the current connection's greeting lists `history`: subscriptions then ask for
+    /// positions and resume with `since`.
+    var serverKeepsHistory = false
+    /// The observers of ``ObservableClient/gaps``.
+    var gapObservers: [Int: ValueObserver<ResumeGap>] = [:]
+    /// The delivery lines of the `history` read at the head of `pending`, so far.
+    var historyLines: [Delivery] = []
     var closed = false
     var thread: LoopThread?
     var firstConnect: CheckedContinuation<Result<Void, ClientError>, Never>?
@@ -48,18 +55,16 @@ final class ClientCore: Sendable {
   // MARK: Local observers
 
   /// Adds a local observer of `name`; the first one sends `subscribe` if connected (otherwise
-  /// the next connection does). Returns the id that ``removeObserver(_:id:)`` takes.
-  func addObserver(_ name: String, _ observer: ValueObserver<Delivery>) -> Int {
+  /// the next connection does), resuming after `since` when given. Returns the id that
+  /// ``removeObserver(_:id:)`` takes.
+  func addObserver(_ name: String, since: String?, _ observer: ValueObserver<Delivery>) -> Int {
     writer.withLock { writer in
-      let (id, send) = state.withLock { state -> (Int, Bool) in
-        let (id, isFirst) = state.book.add(name, observer: observer)
-        guard isFirst, writer != nil else { return (id, false) }
-        state.book.setOnWire(name, true)
-        state.pending.append(.subscribe(name))
-        state.sent["subscribe", default: 0] += 1
-        return (id, true)
+      let (id, line) = state.withLock { state -> (Int, [UInt8]?) in
+        let (id, isFirst) = state.book.add(name, observer: observer, since: since)
+        guard isFirst, writer != nil else { return (id, nil) }
+        return (id, state.subscribeRequest(name))
       }
-      if send { writer?.send(RequestLine.stream("subscribe", name)) }
+      if let line { writer?.send(line) }
       return id
     }
   }

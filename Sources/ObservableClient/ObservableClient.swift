@@ -23,8 +23,12 @@ import IndefiniteObservable
 ///
 /// When the connection drops the client reconnects with back-off (``ReconnectPolicy``) and
 /// subscribes again every name that has local observers, so observers go on receiving values
-/// without doing anything. Values published while it was away are not replayed, but a retained
-/// value is sent again by the server on the new subscription, so it arrives a second time.
+/// without doing anything. When the server keeps history (`--history N`; its greeting lists
+/// `history`), each subscription resumes after the last value it delivered: observers see
+/// every value once, in order, with none repeated across the reconnect, and when the history
+/// no longer reaches back that far, ``gaps`` says so (and the client logs a warning). Without
+/// history, values published while it was away are not replayed, and a retained value is sent
+/// again by the server on the new subscription, so it arrives a second time.
 /// A last will (``setWill(_:_:retain:)``) is registered again on each new connection.
 public final class ObservableClient: Sendable {
   /// The server this client connects to.
@@ -70,22 +74,28 @@ public final class ObservableClient: Sendable {
   /// A name the server refuses (such as `bad_name`) is logged as an error through swift-log and
   /// its observers receive nothing: the protocol has no error channel for an observer.
   ///
-  /// - Parameter nameOrPattern: A stream name (`clock`, `room.1`) or a pattern (`room.*`,
-  ///   `room.>`).
-  public func stream(_ nameOrPattern: String) -> ValueObservable<Delivery> {
+  /// - Parameters:
+  ///   - nameOrPattern: A stream name (`clock`, `room.1`) or a pattern (`room.*`, `room.>`).
+  ///   - since: A position the server gave (``Delivery/position``): the subscription starts
+  ///     with the values after it that the server's history still holds, then goes on live;
+  ///     ``gaps`` reports it when the history no longer reaches back that far or the server
+  ///     keeps none. It counts for the first observer of a name, which starts the network
+  ///     subscription; later observers of the same name join it as it is.
+  public func stream(_ nameOrPattern: String, since: String? = nil) -> ValueObservable<Delivery> {
     let core = self.core
     return ValueObservable { observer in
-      let id = core.addObserver(nameOrPattern, observer)
+      let id = core.addObserver(nameOrPattern, since: since, observer)
       return { core.removeObserver(nameOrPattern, id: id) }
     }
   }
 
   /// A remote stream's values decoded as `T`. A value that does not decode is skipped, counted
   /// in ``decodingFailures`` and logged; it never stops the stream.
+  /// `since` resumes as for ``stream(_:since:)``.
   public func stream<T: Decodable>(
-    _ nameOrPattern: String, as type: T.Type
+    _ nameOrPattern: String, as type: T.Type, since: String? = nil
   ) -> ValueObservable<T> {
-    let deliveries = stream(nameOrPattern)
+    let deliveries = stream(nameOrPattern, since: since)
     let core = self.core
     return ValueObservable { observer in
       let decoder = JSONDecoder()
@@ -104,7 +114,7 @@ public final class ObservableClient: Sendable {
     }
   }
 
-  /// How many values ``stream(_:as:)`` skipped because they did not decode.
+  /// How many values ``stream(_:as:since:)`` skipped because they did not decode.
   public var decodingFailures: Int { core.state.withLock { $0.decodingFailures } }
 
   /// The connection's state, now and at every change; a new observer gets the current state

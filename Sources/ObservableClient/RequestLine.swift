@@ -5,6 +5,22 @@ package enum RequestLine {
     Array(#"{"op":"\#(op)","stream":\#(quoted(name))}"#.utf8) + [0x0A]
   }
 
+  /// `{"op":"subscribe","stream":NAME}`, with `"pos":true` when `positions` (a server that keeps
+  /// history), and `"since":POS` as well when resuming.
+  static func subscribe(_ name: String, positions: Bool, since: String?) -> [UInt8] {
+    guard positions else { return stream("subscribe", name) }
+    let resume = since.map { #","since":\#(quoted($0))"# } ?? ""
+    return Array(#"{"op":"subscribe","stream":\#(quoted(name)),"pos":true\#(resume)}"#.utf8) + [
+      0x0A
+    ]
+  }
+
+  /// `{"op":"history","stream":NAME}`, with `"limit":N` when given.
+  static func history(_ name: String, limit: Int?) -> [UInt8] {
+    let bound = limit.map { #","limit":\#($0)"# } ?? ""
+    return Array(#"{"op":"history","stream":\#(quoted(name))\#(bound)}"#.utf8) + [0x0A]
+  }
+
   /// `{"op":"publish","stream":NAME,"value":VALUE}`, with `"retain":true` when asked.
   ///
   /// `value` must be valid JSON; its line breaks (which valid JSON has only as whitespace) become

@@ -29,6 +29,10 @@ struct ServerLine: Decodable {
   let hello: String?
   let features: [String]?
   let auth: String?
+  /// A delivery's position, when its subscription asked for positions (`"pos":true`).
+  let pos: String?
+  /// In the reply to a subscribe with `since`, whether the history reached back that far.
+  let recovered: Bool?
 
   /// Reads `line`; `nil` when it is not a JSON object.
   static func decode(_ line: ArraySlice<UInt8>) -> ServerLine? {

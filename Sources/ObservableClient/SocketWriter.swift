@@ -8,7 +8,7 @@ import Glibc
 final class SocketWriter: @unchecked Sendable {
   // Unchecked: before the connection is installed only the connection thread uses it (for the
   // handshake); from then on every use is inside `ClientCore.writer`'s lock.
-  private let fd: Int32
+  let fd: Int32
   private let wake: WakePipe
   private var deflater: DeflateCompressor?
   private let tls: TLSSocket?

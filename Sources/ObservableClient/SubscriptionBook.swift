@@ -1,4 +1,5 @@
 import IndefiniteObservable
+import ObservableWire
 
 /// The client's local subscriptions: for each name or pattern, its local observers and whether
 /// the server currently has the one network subscription they share.
@@ -12,17 +13,45 @@ struct SubscriptionBook {
     var observers: [Int: ValueObserver<Delivery>] = [:]
     /// Whether `subscribe` was sent on the current connection and not refused.
     var onWire = false
+    /// The position of the last value delivered (or the `since` it was first subscribed
+    /// with): the next subscribe resumes after it.
+    var position: String?
   }
 
   private(set) var entries: [String: Entry] = [:]
   private var nextID = 0
 
-  /// Adds an observer of `name`; `isFirst` is whether it is the name's only one.
-  mutating func add(_ name: String, observer: ValueObserver<Delivery>) -> (id: Int, isFirst: Bool) {
+  /// Adds an observer of `name`; `isFirst` is whether it is the name's only one. The first
+  /// observer's `since` is where the subscription resumes; a later one joins it as it is.
+  mutating func add(
+    _ name: String, observer: ValueObserver<Delivery>, since: String? = nil
+  ) -> (id: Int, isFirst: Bool) {
     nextID += 1
     let isFirst = entries[name] == nil
-    entries[name, default: Entry()].observers[nextID] = observer
+    entries[name, default: Entry(position: since)].observers[nextID] = observer
     return (nextID, isFirst)
+  }
+
+  /// The position `name`'s subscription resumes after, if it has one.
+  func position(of name: String) -> String? { entries[name]?.position }
+
+  /// Whether a delivery at `position` is new to `name`'s subscription, which then records it.
+  ///
+  /// The server sends a subscription's values in position order, one sequence for the whole
+  /// server, so a value at or before the last one delivered (in the same epoch) was delivered
+  /// already: a resume never hands observers a value twice, even one the server sends again
+  /// (such as a retained value). Positions are opaque to users; the client is the server's
+  /// own and reads them.
+  mutating func admit(_ name: String, position: String) -> Bool {
+    guard let entry = entries[name] else { return false }
+    if let last = entry.position.flatMap(StreamPosition.init(parsing:)),
+      let new = StreamPosition(parsing: position), new.epoch == last.epoch,
+      new.sequence <= last.sequence
+    {
+      return false
+    }
+    entries[name]?.position = position
+    return true
   }
 
   /// Removes observer `id` of `name`. `wasLast` is whether the name has no observer left, and

@@ -21,11 +21,12 @@ struct ObservableCommand: AsyncParsableCommand {
         $ observable clear room.1
         $ tail -f app.log | observable pub logs -
         $ observable list
+        $ observable history room.1 --limit 10
       """,
     version: ObservableClient.version,
     subcommands: [
       SubCommand.self, PubCommand.self, ClearCommand.self, ListCommand.self, StatsCommand.self,
-      PingCommand.self,
+      PingCommand.self, HistoryCommand.self,
     ]
   )
 }

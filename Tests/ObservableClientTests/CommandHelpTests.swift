@@ -3,7 +3,9 @@ import Testing
 /// `observable --help` and each subcommand's, as a person reads them in a terminal.
 @Suite("The observable command: --help wraps cleanly", .timeLimit(.minutes(1)))
 struct CommandHelpTests {
-  static let commands = [[], ["sub"], ["pub"], ["clear"], ["list"], ["stats"], ["ping"]]
+  static let commands = [
+    [], ["sub"], ["pub"], ["clear"], ["list"], ["stats"], ["ping"], ["history"],
+  ]
 
   @Test(
     "every help text fits the width and breaks a paragraph only where the next word did not fit",

@@ -1,0 +1,123 @@
+import Foundation
+import IndefiniteObservable
+import TestSupport
+import Testing
+
+@testable import ObservableClient
+
+/// A subscriber whose connection is cut again and again while values flow, against a real
+/// server process with history: it resumes by itself each time.
+@Suite(
+  "Resuming after resets, with server history", .timeLimit(.minutes(2)),
+  .enabled(if: RequiredTool.runs(ChildProcess.isInstalled("ss"))))
+struct ResumeAcrossResetTests {
+  static let topics = (0..<5).map { "feed.\($0)" }
+
+  /// A server process with `history` values per topic, a publisher, and a subscriber that
+  /// watches `feed.1` exactly, `feed.*` by pattern, and the gaps.
+  struct Setup {
+    let server: ServerProcess
+    let publisher: ObservableClient
+    let subscriber: ObservableClient
+    let exact = Received<Delivery>()
+    let pattern = Received<Delivery>()
+    let gaps = Received<ResumeGap>()
+    private var subscriptions: [Subscription] = []
+
+    init(history: Int, reconnectDelay: Duration = .milliseconds(20)) async throws {
+      try RequiredTool.require(ChildProcess.isInstalled("ss"), "ss")
+      let port = try freeLoopbackPort()
+      server = try ServerProcess(port: port, arguments: ["--history", "\(history)"])
+      publisher = try ObservableClient("127.0.0.1:\(port)", configuration: .quiet())
+      subscriber = try ObservableClient(
+        "127.0.0.1:\(port)",
+        configuration: .quiet {
+          $0.reconnect = ReconnectPolicy(initialDelay: reconnectDelay, maximumDelay: reconnectDelay)
+        })
+      try await publisher.connect()
+      try await subscriber.connect()
+      let (exact, pattern, gaps) = (exact, pattern, gaps)
+      subscriptions = [
+        subscriber.gaps.subscribe { gaps.append($0) },
+        subscriber.stream("feed.1").subscribe { exact.append($0) },
+        subscriber.stream("feed.*").subscribe { pattern.append($0) },
+      ]
+      // Replies come in order: once the ping's is back, both subscriptions are on the server.
+      try await subscriber.ping()
+    }
+
+    func close() {
+      for subscription in subscriptions { subscription.unsubscribe() }
+      subscriber.close()
+      publisher.close()
+    }
+  }
+
+  /// Cuts `cutter`'s connection `times` times at random moments, alternating a server-side
+  /// reset and a client-side shutdown, each after the previous reconnect.
+  static func cut(_ cutter: ConnectionCutter, times: Int, gap: ClosedRange<Int>) async throws {
+    for cut in 0..<times {
+      try await Task.sleep(for: .milliseconds(Int.random(in: gap)))
+      let before = cutter.connectionCount
+      if cut.isMultiple(of: 2) {
+        #expect(try cutter.resetFromServer())
+      } else {
+        cutter.shutDownClientSide()
+      }
+      #expect(await eventually(timeout: .seconds(10)) { cutter.connectionCount > before })
+    }
+  }
+
+  @Test("every value arrives once and in order, exact and pattern, across 30 cuts")
+  func exactlyOnce() async throws {
+    let setup = try await Setup(history: 100_000)
+    defer { setup.close() }
+    let cutter = ConnectionCutter(setup.subscriber)
+    let (exact, pattern, gaps) = (setup.exact, setup.pattern, setup.gaps)
+
+    let rounds = 800
+    let publishing = Task {
+      try await SteadyPublisher(client: setup.publisher, topics: Self.topics).run(rounds: rounds)
+    }
+    try await Self.cut(cutter, times: 30, gap: 5...60)
+    #expect(try await publishing.value == rounds)
+
+    let expected = Array(0..<rounds)
+    #expect(
+      await eventually(timeout: .seconds(20)) {
+        exact.count >= rounds && pattern.count >= rounds * Self.topics.count
+      })
+    #expect(ReceivedValues.byTopic(exact.all) == ["feed.1": expected])
+    #expect(
+      ReceivedValues.byTopic(pattern.all)
+        == Dictionary(uniqueKeysWithValues: Self.topics.map { ($0, expected) }))
+    #expect(exact.all.allSatisfy { $0.position != nil && $0.subscription == "feed.1" })
+    #expect(gaps.all.isEmpty)
+    #expect(cutter.connectionCount >= 31)
+  }
+
+  @Test("with too small a history the gap is reported, and no value arrives twice")
+  func gapReported() async throws {
+    // Away 150 ms while values flow: far more than 3 values a topic go by.
+    let setup = try await Setup(history: 3, reconnectDelay: .milliseconds(150))
+    defer { setup.close() }
+    let cutter = ConnectionCutter(setup.subscriber)
+    let (exact, pattern, gaps) = (setup.exact, setup.pattern, setup.gaps)
+
+    let publishing = Task {
+      try await SteadyPublisher(client: setup.publisher, topics: Self.topics).run(
+        rounds: 1_000_000, pause: .milliseconds(1))
+    }
+    #expect(await eventually { exact.count > 10 })
+    try await Self.cut(cutter, times: 6, gap: 20...80)
+    let lastBefore = exact.count
+    #expect(await eventually { exact.count > lastBefore + 10 })
+    publishing.cancel()
+    _ = try await publishing.value
+
+    #expect(Set(gaps.all.map(\.subscription)) == ["feed.1", "feed.*"])
+    #expect(gaps.all.allSatisfy { $0.cause == .historyEvicted })
+    #expect(ReceivedValues.strictlyIncreasing(exact.all))
+    #expect(ReceivedValues.strictlyIncreasing(pattern.all))
+  }
+}
