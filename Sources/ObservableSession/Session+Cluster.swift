@@ -114,7 +114,7 @@ extension Session {
 
   /// Sends replies the queue let go, then the values of subscriptions whose reply was among
   /// them.
-  private func sendReleased(_ replies: [UInt8]) {
+  func sendReleased(_ replies: [UInt8]) {
     guard !replies.isEmpty else { return }
     output.send(replies)
     while let first = heldValues.first, replyQueue.hasSent(first.ticket) {
@@ -156,7 +156,7 @@ extension Session {
 }
 
 /// A session reference carried through another thread back to the session's own loop.
-private final class SessionOnLoop: @unchecked Sendable {
+final class SessionOnLoop: @unchecked Sendable {
   // Unchecked: created on the session's loop and read only in tasks run on that loop.
   weak var session: Session?
 

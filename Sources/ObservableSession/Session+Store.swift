@@ -47,8 +47,9 @@ extension Session {
       "at most \(ReplyQueue.owedLimit) retained publishes and clears may wait for the disk at once")
   }
 
-  /// Writes `line` (or the clear, when `nil`) and replies with `answer`: now, or once the
-  /// change is durable when replies wait for the disk, with `unavailable` if it fails.
+  /// Applies nothing more: queues `line` (or the clear, when `nil`) for the store with the
+  /// rest of this read, and replies with `answer`, now, or once the change is durable when
+  /// replies wait for the disk, with `unavailable` if it fails.
   private func writeAndReply<Value: Sendable>(
     _ request: Request, _ line: [UInt8]?, _ name: String, _ store: any SessionStore,
     _ answer: Result<Value, ProtocolError>,
@@ -56,22 +57,45 @@ extension Session {
   ) {
     let op = request.op
     let id = request.id.map { Array($0) }
+    let write = StoreWrite(line: line, topic: name)
     guard store.repliesWaitForDisk else {
-      let queued = store.write(line, topic: name, completion: nil)
-      let result = queued ? answer : .failure(Self.notQueued)
-      return sendReply(Self.reply(op: op, id: id, result, fields: fields))
+      storeWrites.append(write, reply: nil)
+      return sendReply(Self.reply(op: op, id: id, answer, fields: fields))
     }
-    let later = laterReply()
-    let queued = store.write(line, topic: name) { written in
-      later(Self.reply(op: op, id: id, written.flatMap { answer }, fields: fields))
+    let waiting = StoreWriteGroup.WaitingReply(ticket: replyQueue.reserve()) { written in
+      Self.reply(op: op, id: id, written.flatMap { answer }, fields: fields)
     }
-    if !queued {
-      later(Self.reply(op: op, id: id, Result<Value, _>.failure(Self.notQueued), fields: fields))
+    storeWrites.append(write, reply: waiting)
+  }
+
+  /// Hands the retained changes of the input just handled to the store, as one group; their
+  /// waiting replies go out together, on this session's loop, once the group is written.
+  ///
+  /// A group the queue has no room for is kept by the store to write later (and refuses the
+  /// next retained publishes until then); replies that waited say `unavailable`, those sent
+  /// already said `ok`: the change is applied and will be written.
+  func flushStoreWrites() {
+    guard !storeWrites.isEmpty, let store = context.store else { return }
+    let group = storeWrites.take()
+    guard !group.replies.isEmpty else {
+      _ = store.write(group.writes, completion: nil)
+      return
     }
+    let (loop, session, replies) = (output.sessionLoop, SessionOnLoop(self), group.replies)
+    let answer: @Sendable (Result<Void, ProtocolError>) -> Void = { written in
+      loop.execute {
+        guard let session = session.session else { return }
+        for waiting in replies {
+          session.sendReleased(
+            session.replyQueue.fill(waiting.ticket, with: waiting.reply(written)))
+        }
+      }
+    }
+    if !store.write(group.writes, completion: answer) { answer(.failure(Self.notQueued)) }
   }
 
   /// The error of a change the store's queue had no room for.
-  private static var notQueued: ProtocolError {
+  static var notQueued: ProtocolError {
     ProtocolError(
       .unavailable,
       "the store's write queue is full; the change is kept in memory and written once it drains")

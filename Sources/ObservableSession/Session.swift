@@ -84,6 +84,7 @@ package final class Session {
   /// The input that arrived together has been handled: the publishes batched from it go out.
   package func inputHandled() {
     publishBatched()
+    flushStoreWrites()
   }
 
   /// The connection is closing: what was read is published, and every subscription ends.
@@ -91,6 +92,7 @@ package final class Session {
     publishBatched()
     ended = true
     publishWill()
+    flushStoreWrites()
     unsubscribeAll()
   }
 
@@ -219,6 +221,8 @@ package final class Session {
   var compressed = false
   /// With `--cluster`: replies waiting behind one the cluster owes, and the topic checked last.
   var replyQueue = ReplyQueue()
+  /// The retained changes of the input being handled, for the store once it is handled.
+  var storeWrites = StoreWriteGroup()
   /// Subscriptions whose values wait for their reply, by its ticket in `replyQueue`.
   var heldValues: [(ticket: Int, values: HeldValues)] = []
   var clusteredName: String?

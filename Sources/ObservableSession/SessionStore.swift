@@ -23,4 +23,25 @@ package protocol SessionStore: AnyObject, Sendable {
     _ line: [UInt8]?, topic: String,
     completion: (@Sendable (Result<Void, ProtocolError>) -> Void)?
   ) -> Bool
+
+  /// Writes `writes` together, in one transaction, in their order: what one read's retained
+  /// publishes and clears hand the store, so that a pipelining client's values share a
+  /// hand-off, a transaction and, with `--fsync always`, one sync. `completion` and the
+  /// result as for a single write.
+  func write(
+    _ writes: [StoreWrite], completion: (@Sendable (Result<Void, ProtocolError>) -> Void)?
+  ) -> Bool
+}
+
+/// One retained change for the store: `topic`'s new retained line, or a clear when `nil`.
+package struct StoreWrite: Sendable {
+  /// The whole delivery line to retain, or `nil` to forget the topic's value.
+  package var line: [UInt8]?
+  /// The topic's concrete name.
+  package var topic: String
+
+  package init(line: [UInt8]?, topic: String) {
+    self.line = line
+    self.topic = topic
+  }
 }

@@ -8,7 +8,7 @@ final class BatchWriter: @unchecked Sendable {
   private let retain: SQLiteStatement
   private let clear: SQLiteStatement
   private let append: SQLiteStatement
-  private let trim: SQLiteStatement
+  private let forget: SQLiteStatement
   private let advance: SQLiteStatement
   /// The epoch's last sequence as committed.
   private var lastSequence: UInt64
@@ -22,8 +22,8 @@ final class BatchWriter: @unchecked Sendable {
         + " ON CONFLICT (stream) DO UPDATE SET value = excluded.value")
     clear = try database.prepare("DELETE FROM retained WHERE stream = ?")
     append = try database.prepare(
-      "INSERT OR REPLACE INTO history (topic, sequence, value, timestamp) VALUES (?, ?, ?, ?)")
-    trim = try database.prepare("DELETE FROM history WHERE topic = ? AND sequence <= ?")
+      "INSERT OR REPLACE INTO history (sequence, topic, value, timestamp) VALUES (?, ?, ?, ?)")
+    forget = try database.prepare("DELETE FROM history WHERE sequence = ?")
     advance = try database.prepare("UPDATE epoch SET last_sequence = ?")
   }
 
@@ -48,8 +48,16 @@ final class BatchWriter: @unchecked Sendable {
     }
   }
 
-  /// Closes the database, which checkpoints its log into the file.
-  func close() {
+  /// Marks the store closed cleanly when `continuous` (every history value reached it, so the
+  /// next run keeps the epoch), synced whatever the mode, then closes the database, which
+  /// checkpoints its log into the file.
+  func close(continuous: Bool) {
+    if continuous {
+      // Synced in every mode, like the checkpoint after it: a clean mark must never reach
+      // the disk before the changes it vouches for.
+      try? database.execute("PRAGMA synchronous = FULL")
+      try? database.execute("UPDATE epoch SET clean = 1")
+    }
     database.close()
   }
 
@@ -63,16 +71,15 @@ final class BatchWriter: @unchecked Sendable {
       try clear.bind(1, stream)
       try clear.run()
     case .appendHistory(let entry):
-      try append.bind(1, entry.topic)
-      try append.bind(2, Int64(bitPattern: entry.sequence))
+      try append.bind(1, Int64(bitPattern: entry.sequence))
+      try append.bind(2, entry.topic)
       try append.bind(3, entry.value)
       try append.bind(4, entry.timestamp)
       try append.run()
       highest = max(highest, entry.sequence)
-    case .trimHistory(let topic, let through):
-      try trim.bind(1, topic)
-      try trim.bind(2, Int64(bitPattern: min(through, UInt64(Int64.max))))
-      try trim.run()
+    case .forgetHistory(let sequence):
+      try forget.bind(1, Int64(bitPattern: sequence))
+      try forget.run()
     }
   }
 }

@@ -14,6 +14,10 @@ import ObservablePOSIX
 ///
 /// What each ``FsyncMode`` can lose is said there. A clean ``close()`` writes everything
 /// queued first, so a SIGTERM loses nothing in any mode.
+///
+/// The epoch (``StoreEpoch``) is kept across a clean close and made anew after any other end
+/// (a SIGKILL, a crash, a history value that could not be queued or written), so that
+/// positions resume across a restart only when no value delivered with one can be missing.
 package final class ObservableStore: Sendable {
   /// The store's file.
   package let path: String
@@ -26,18 +30,20 @@ package final class ObservableStore: Sendable {
   /// Opens, or creates, the store in `directory` (made, owner-only, if missing), checks it,
   /// migrates an older schema and loads what it holds; then starts the writer thread.
   ///
-  /// `queueLimit` bounds the changes waiting for the writer (the batch being written aside);
-  /// beyond it, ``enqueue(_:completion:)`` answers ``EnqueueOutcome/full``.
+  /// `queueLimit` bounds the changes waiting for the writer (the batch being written aside)
+  /// and `queueBytes` what they hold; beyond either, ``enqueue(_:completion:)`` answers
+  /// ``EnqueueOutcome/full``, so memory stays bounded however far the disk falls behind.
   ///
   /// - Throws: ``StoreError`` naming the file when it cannot be opened, is damaged, belongs to
   ///   another program or to a newer server. A file that fails a check is never changed.
   package static func open(
-    directory: String, fsync: FsyncMode = .always, queueLimit: Int = 65_536
+    directory: String, fsync: FsyncMode = .always, queueLimit: Int = 65_536,
+    queueBytes: Int = 64 << 20
   ) throws(StoreError) -> (store: ObservableStore, contents: StoreContents) {
     let (database, contents) = try StoreFile.open(directory: directory, fsync: fsync)
     do {
       let writer = try BatchWriter(database: database, lastSequence: contents.epoch.lastSequence)
-      let queue = try WriteQueue(limit: queueLimit)
+      let queue = try WriteQueue(limit: queueLimit, byteLimit: queueBytes)
       let store = ObservableStore(path: database.path, fsync: fsync, queue: queue)
       try store.start(writer)
       return (store, contents)
@@ -66,7 +72,21 @@ package final class ObservableStore: Sendable {
   package func enqueue(
     _ changes: [StoreChange], completion: (@Sendable (StoreWriteOutcome) -> Void)? = nil
   ) -> EnqueueOutcome {
-    queue.enqueue(changes, completion: completion)
+    let outcome = queue.enqueue(changes, completion: completion)
+    if outcome != .queued, changes.contains(where: \.appendsHistory) {
+      counts.breakContinuity()
+    }
+    return outcome
+  }
+
+  /// Whether every history value handed to the store so far was queued and written: when not,
+  /// the close leaves the store marked unclean and the next run takes a new epoch.
+  package var keptContinuity: Bool { counts.current.keptContinuity }
+
+  /// Marks this run's positions as not continued by the next: it takes a new epoch, as after a
+  /// lost history value. For a server that keeps no history while the store holds one.
+  package func breakContinuity() {
+    counts.breakContinuity()
   }
 
   /// What the writer has done so far.
@@ -90,7 +110,7 @@ package final class ObservableStore: Sendable {
       while let taken = queue.take() {
         Self.write(taken, with: batches, path: path, counts: counts)
       }
-      batches.close()
+      batches.close(continuous: counts.current.keptContinuity)
     }
     writer.withLock { $0 = thread }
   }
@@ -107,14 +127,17 @@ package final class ObservableStore: Sendable {
       for pending in taken { pending.completion?(.success(())) }
       return
     }
+    // Retried one group at a time below; whatever history fails there is lost.
     guard taken.count > 1 else {
+      if all.contains(where: \.appendsHistory) { counts.breakContinuity() }
       taken[0].completion?(.failure(.unavailable(path: path, reason: failure.description)))
       return
     }
     for pending in taken {
       let outcome: StoreWriteOutcome =
         commit(pending.changes, with: batches, counts: counts).map {
-          .failure(.unavailable(path: path, reason: $0.description))
+          if pending.changes.contains(where: \.appendsHistory) { counts.breakContinuity() }
+          return .failure(.unavailable(path: path, reason: $0.description))
         } ?? .success(())
       pending.completion?(outcome)
     }

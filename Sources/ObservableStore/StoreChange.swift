@@ -7,9 +7,25 @@ package enum StoreChange: Sendable, Equatable {
   /// Adds an entry to a topic's history (replacing one at the same position) and raises the
   /// epoch's last sequence to the entry's when it is higher.
   case appendHistory(HistoryEntry)
-  /// Forgets a topic's history entries up to and including position `through`, as a
-  /// bounded history drops its oldest.
-  case trimHistory(topic: String, through: UInt64)
+  /// Forgets the history entry at position `sequence`, as a bounded history drops its
+  /// oldest; nothing when there is none.
+  case forgetHistory(sequence: UInt64)
+
+  /// About what the change holds in memory while queued, for the queue's byte limit.
+  var bytes: Int {
+    switch self {
+    case .retain(let value): value.stream.utf8.count + value.value.count + 64
+    case .clearRetained(let stream): stream.utf8.count + 64
+    case .appendHistory(let entry): entry.topic.utf8.count + entry.value.count + 80
+    case .forgetHistory: 32
+    }
+  }
+
+  /// Whether it adds a value to the history: losing one breaks the epoch's continuity.
+  var appendsHistory: Bool {
+    if case .appendHistory = self { return true }
+    return false
+  }
 }
 
 /// What ``ObservableStore/enqueue(_:completion:)`` did with the changes, at once.

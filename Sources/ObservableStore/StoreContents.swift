@@ -34,19 +34,27 @@ package struct HistoryEntry: Sendable, Equatable {
   }
 }
 
-/// Which store the positions belong to: a random id made once, when the store was created, so
-/// that a client resuming from a position can tell a different (or recreated) store from the
-/// one it saw, and the highest position written so far.
+/// Which run of which store the positions belong to, and the highest position written so far.
+///
+/// The id is the epoch of every position (`EPOCH-SEQUENCE`, the id in 8 hexadecimal digits).
+/// It is made when the store is created and kept while each run continues the one before: it
+/// changes when the last run did not close the store cleanly (a SIGKILL, a crash, a write
+/// that failed or found the queue full), since values delivered with positions may then be
+/// missing from the store, and a client resuming from one of them must be told
+/// (`recovered:false`) rather than resumed past a gap.
 package struct StoreEpoch: Sendable, Equatable {
-  /// Random, made when the store file was created; never changes afterwards.
-  package var id: UInt64
+  /// Random, never 0; the same across clean restarts.
+  package var id: UInt32
   /// The highest history sequence the store has committed; 0 before the first.
   package var lastSequence: UInt64
+  /// Whether this run continues the last one's positions (it closed cleanly), or `id` is new.
+  package var continued: Bool
 
   /// The epoch `id`, whose highest committed sequence is `lastSequence`.
-  package init(id: UInt64, lastSequence: UInt64) {
+  package init(id: UInt32, lastSequence: UInt64, continued: Bool = true) {
     self.id = id
     self.lastSequence = lastSequence
+    self.continued = continued
   }
 }
 
@@ -55,7 +63,7 @@ package struct StoreEpoch: Sendable, Equatable {
 package struct StoreContents: Sendable {
   /// Every retained value, in no particular order.
   package var retained: [RetainedValue]
-  /// Every history entry, by topic and then by sequence.
+  /// Every history entry, in sequence order.
   package var history: [HistoryEntry]
   /// The store's epoch.
   package var epoch: StoreEpoch

@@ -54,9 +54,14 @@ enum StoreFile {
       guard journal == ["wal"] else {
         throw StoreError.unreadable(path: path, reason: "WAL journal refused (\(journal))")
       }
-      try database.execute("PRAGMA synchronous = \(fsync.synchronousPragma)")
+      // Migrations and the epoch's mark are synced in every mode; the mode's own setting
+      // applies from the first change on.
+      try database.execute("PRAGMA synchronous = FULL")
       try StoreSchema.migrate(database, from: version)
-      return (database, try load(database))
+      let epoch = try beginRun(database)
+      let contents = try load(database, epoch: epoch)
+      try database.execute("PRAGMA synchronous = \(fsync.synchronousPragma)")
+      return (database, contents)
     } catch let error as StoreError {
       throw error
     } catch let failure as SQLiteFailure {
@@ -107,8 +112,10 @@ enum StoreFile {
     _ = Glibc.close(descriptor)
   }
 
-  /// Reads every retained value, every history entry and the epoch.
-  private static func load(_ database: SQLiteDatabase) throws(SQLiteFailure) -> StoreContents {
+  /// Reads every retained value and every history entry; `epoch` is the run's.
+  private static func load(_ database: SQLiteDatabase, epoch: StoreEpoch) throws(SQLiteFailure)
+    -> StoreContents
+  {
     var retained: [RetainedValue] = []
     let values = try database.prepare("SELECT stream, value FROM retained")
     while try values.step() {
@@ -116,22 +123,30 @@ enum StoreFile {
     }
     var history: [HistoryEntry] = []
     let entries = try database.prepare(
-      "SELECT topic, sequence, value, timestamp FROM history ORDER BY topic, sequence")
+      "SELECT topic, sequence, value, timestamp FROM history ORDER BY sequence")
     while try entries.step() {
       history.append(
         HistoryEntry(
           topic: entries.text(0), sequence: UInt64(bitPattern: entries.int64(1)),
           value: entries.bytes(2), timestamp: entries.int64(3)))
     }
-    let epoch = try database.prepare("SELECT id, last_sequence FROM epoch")
-    guard try epoch.step() else {
+    return StoreContents(retained: retained, history: history, epoch: epoch)
+  }
+
+  /// Reads the epoch and marks the store open (not closed cleanly) until a clean close marks
+  /// it again; when the last run did not close it cleanly, the epoch gets a new id, since
+  /// values delivered with its positions may be missing.
+  private static func beginRun(_ database: SQLiteDatabase) throws(SQLiteFailure) -> StoreEpoch {
+    let row = try database.prepare("SELECT id, last_sequence, clean FROM epoch")
+    guard try row.step() else {
       throw SQLiteFailure(code: SQLITE_CORRUPT, message: "the epoch table has no row")
     }
-    return StoreContents(
-      retained: retained, history: history,
-      epoch: StoreEpoch(
-        id: UInt64(bitPattern: epoch.int64(0)),
-        lastSequence: UInt64(bitPattern: epoch.int64(1))))
+    let continued = row.int64(2) != 0
+    let id = continued ? UInt32(truncatingIfNeeded: row.int64(0)) : StoreSchema.newEpochID()
+    let lastSequence = UInt64(bitPattern: row.int64(1))
+    row.reset()
+    try database.execute("UPDATE epoch SET id = \(id), clean = 0")
+    return StoreEpoch(id: id, lastSequence: lastSequence, continued: continued)
   }
 
   /// `strerror` for `code`.

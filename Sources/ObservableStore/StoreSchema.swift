@@ -9,21 +9,25 @@ enum StoreSchema {
   static let applicationID: Int32 = 0x4F42_5356
 
   /// The schema this server writes.
-  static let version: Int32 = 1
+  static let version: Int32 = 2
 
-  /// Version 1, for a new store: retained values, topic history and the epoch's one row.
+  /// Version 2, for a new store: retained values keyed by name in one B-tree, history in
+  /// sequence order (appends go to the end of its B-tree; evictions name the sequence), and
+  /// the epoch's one row, with whether the last run closed the store cleanly.
   static let current = """
-    CREATE TABLE retained (stream TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL);
+    CREATE TABLE retained (stream TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL) WITHOUT ROWID;
     CREATE TABLE history (
-      topic TEXT NOT NULL, sequence INTEGER NOT NULL, value BLOB NOT NULL,
-      timestamp INTEGER NOT NULL, PRIMARY KEY (topic, sequence)) WITHOUT ROWID;
-    CREATE TABLE epoch (id INTEGER NOT NULL, last_sequence INTEGER NOT NULL);
+      sequence INTEGER PRIMARY KEY NOT NULL, topic TEXT NOT NULL, value BLOB NOT NULL,
+      timestamp INTEGER NOT NULL);
+    CREATE TABLE epoch (
+      id INTEGER NOT NULL, last_sequence INTEGER NOT NULL, clean INTEGER NOT NULL);
     """
 
   /// Turns a store of schema `version` into `version + 1`, inside the transaction
   /// ``migrate(_:from:)`` opened, which also sets the new `user_version`.
   ///
   /// Version 0 is the layout before versions: retained values only, in the same table.
+  /// Version 1 keyed history by topic and kept a 64-bit epoch that no position used.
   private static func step(from version: Int32, _ database: SQLiteDatabase)
     throws(SQLiteFailure)
   {
@@ -37,18 +41,41 @@ enum StoreSchema {
           topic TEXT NOT NULL, sequence INTEGER NOT NULL, value BLOB NOT NULL,
           timestamp INTEGER NOT NULL, PRIMARY KEY (topic, sequence)) WITHOUT ROWID;
         CREATE TABLE epoch (id INTEGER NOT NULL, last_sequence INTEGER NOT NULL);
+        INSERT INTO epoch (id, last_sequence) VALUES (1, 0);
         """)
-      try insertEpoch(into: database)
+    case 1:
+      // The epoch gets a new id: version 1's was never in a position a client holds.
+      try database.execute(
+        """
+        CREATE TABLE retained_v2 (
+          stream TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL) WITHOUT ROWID;
+        INSERT INTO retained_v2 (stream, value) SELECT stream, value FROM retained;
+        DROP TABLE retained;
+        ALTER TABLE retained_v2 RENAME TO retained;
+        CREATE TABLE history_v2 (
+          sequence INTEGER PRIMARY KEY NOT NULL, topic TEXT NOT NULL, value BLOB NOT NULL,
+          timestamp INTEGER NOT NULL);
+        INSERT OR REPLACE INTO history_v2 (sequence, topic, value, timestamp)
+          SELECT sequence, topic, value, timestamp FROM history ORDER BY sequence;
+        DROP TABLE history;
+        ALTER TABLE history_v2 RENAME TO history;
+        ALTER TABLE epoch ADD COLUMN clean INTEGER NOT NULL DEFAULT 0;
+        """)
+      try database.execute("UPDATE epoch SET id = \(newEpochID())")
     default:
       preconditionFailure("no migration from schema version \(version)")
     }
   }
 
-  /// Writes the epoch's one row, with a new random id and no sequence yet.
+  /// A new epoch: random, never 0, 32 bits, as a position spells it (8 hexadecimal digits).
+  static func newEpochID() -> UInt32 {
+    UInt32.random(in: 1...UInt32.max)
+  }
+
+  /// Writes the epoch's one row for a new store: a new id, no sequence yet, closed cleanly.
   static func insertEpoch(into database: SQLiteDatabase) throws(SQLiteFailure) {
-    let statement = try database.prepare("INSERT INTO epoch (id, last_sequence) VALUES (?, 0)")
-    try statement.bind(1, Int64(bitPattern: UInt64.random(in: 1...UInt64.max)))
-    try statement.run()
+    try database.execute(
+      "INSERT INTO epoch (id, last_sequence, clean) VALUES (\(newEpochID()), 0, 1)")
   }
 
   /// Brings `database`, of schema `version`, to ``version``, one step and one transaction at a

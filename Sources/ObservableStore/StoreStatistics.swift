@@ -10,6 +10,9 @@ package struct StoreStatistics: Sendable, Equatable {
   package private(set) var failures = 0
   /// SQLite's words for the latest failure, or empty.
   package private(set) var lastFailure = ""
+  /// Whether every history value handed to the store was queued and written; once not, the
+  /// next run takes a new epoch.
+  package private(set) var keptContinuity = true
 
   /// Counts a committed transaction of `count` changes.
   mutating func committed(_ count: Int) {
@@ -22,6 +25,11 @@ package struct StoreStatistics: Sendable, Equatable {
     failures += 1
     lastFailure = reason
   }
+
+  /// Notes that a history value was lost, or that the run's positions must not be continued.
+  mutating func breakContinuity() {
+    keptContinuity = false
+  }
 }
 
 /// A store's statistics, updated by its writer thread and read by anyone.
@@ -33,6 +41,9 @@ final class SharedStatistics: Sendable {
 
   /// Counts a failed transaction, and why.
   func failed(_ reason: String) { counts.withLock { $0.failed(reason) } }
+
+  /// Notes that the next run must take a new epoch.
+  func breakContinuity() { counts.withLock { $0.breakContinuity() } }
 
   /// The counts now.
   var current: StoreStatistics { counts.withLock { $0 } }

@@ -17,18 +17,22 @@ final class WriteQueue: Sendable {
   private struct State {
     var pending: [Pending] = []
     var changeCount = 0
+    var byteCount = 0
     var closed = false
     var writerAsleep = false
   }
 
   /// The most changes that may wait at once; the batch being written does not count.
   let limit: Int
+  /// The most bytes (``StoreChange/bytes``) they may hold at once.
+  let byteLimit: Int
   private let state = Locked(State())
   private let wakeup: Int32
 
-  /// An empty queue of at most `limit` changes.
-  init(limit: Int) throws(SystemError) {
+  /// An empty queue of at most `limit` changes holding at most `byteLimit` bytes.
+  init(limit: Int, byteLimit: Int) throws(SystemError) {
     self.limit = limit
+    self.byteLimit = byteLimit
     wakeup = try blockingSyscall("eventfd") { eventfd(0, Int32(EFD_CLOEXEC)) }
   }
 
@@ -36,16 +40,22 @@ final class WriteQueue: Sendable {
     Glibc.close(wakeup)
   }
 
-  /// Adds `changes`, unless that would pass the limit (a group larger than the limit is
+  /// Adds `changes`, unless that would pass a limit (a group larger than a limit is
   /// taken when the queue is empty, so that it can ever be written) or the queue is closed.
   func enqueue(_ changes: [StoreChange], completion: (@Sendable (StoreWriteOutcome) -> Void)?)
     -> EnqueueOutcome
   {
     let (outcome, wake) = state.withLock { state -> (EnqueueOutcome, Bool) in
       if state.closed { return (.closed, false) }
-      if state.changeCount > 0, state.changeCount + changes.count > limit { return (.full, false) }
+      let bytes = changes.reduce(0) { $0 + $1.bytes }
+      if state.changeCount > 0,
+        state.changeCount + changes.count > limit || state.byteCount + bytes > byteLimit
+      {
+        return (.full, false)
+      }
       state.pending.append(Pending(changes: changes, completion: completion))
       state.changeCount += changes.count
+      state.byteCount += bytes
       defer { state.writerAsleep = false }
       return (.queued, state.writerAsleep)
     }
@@ -72,6 +82,7 @@ final class WriteQueue: Sendable {
           defer {
             state.pending = []
             state.changeCount = 0
+            state.byteCount = 0
           }
           return state.pending
         }

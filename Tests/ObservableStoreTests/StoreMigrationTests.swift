@@ -24,7 +24,7 @@ final class StoreMigrationTests: StoreTestCase {
       return XCTFail("the migrated store took no history")
     }
     store.close()
-    XCTAssertEqual(RawDatabase.pragma("user_version", at: storePath), 1)
+    XCTAssertEqual(RawDatabase.pragma("user_version", at: storePath), 2)
 
     let (again, reopened) = try open()
     again.close()
@@ -33,12 +33,53 @@ final class StoreMigrationTests: StoreTestCase {
     XCTAssertEqual(reopened.retained.count, 2)
   }
 
+  /// Version 1, made by hand as its server wrote it: history keyed by topic, a 64-bit epoch.
+  /// Values and history come back in sequence order, with a new 32-bit epoch.
+  func testVersionOneStoreIsMigratedKeepingValuesAndHistory() throws {
+    try RawDatabase.run(
+      """
+      PRAGMA application_id = \(0x4F42_5356);
+      PRAGMA user_version = 1;
+      CREATE TABLE retained (stream TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL);
+      CREATE TABLE history (
+        topic TEXT NOT NULL, sequence INTEGER NOT NULL, value BLOB NOT NULL,
+        timestamp INTEGER NOT NULL, PRIMARY KEY (topic, sequence)) WITHOUT ROWID;
+      CREATE TABLE epoch (id INTEGER NOT NULL, last_sequence INTEGER NOT NULL);
+      INSERT INTO retained VALUES ('a', CAST('one' AS BLOB));
+      INSERT INTO history VALUES ('z', 2, X'02', 20), ('a', 3, X'03', 30), ('z', 1, X'01', 10);
+      INSERT INTO epoch VALUES (-81985529216486896, 3);
+      """, at: storePath)
+
+    let (store, contents) = try open()
+    XCTAssertEqual(retained("a", in: contents), "one")
+    XCTAssertEqual(
+      contents.history,
+      [
+        HistoryEntry(topic: "z", sequence: 1, value: [1], timestamp: 10),
+        HistoryEntry(topic: "z", sequence: 2, value: [2], timestamp: 20),
+        HistoryEntry(topic: "a", sequence: 3, value: [3], timestamp: 30),
+      ])
+    XCTAssertNotEqual(contents.epoch.id, 0)
+    XCTAssertEqual(contents.epoch.lastSequence, 3)
+    let entry = HistoryEntry(topic: "a", sequence: 4, value: [4], timestamp: 40)
+    guard case .success = write([.appendHistory(entry), .forgetHistory(sequence: 1)], to: store)
+    else { return XCTFail("the migrated store took no history") }
+    store.close()
+    XCTAssertEqual(RawDatabase.pragma("user_version", at: storePath), 2)
+
+    let (again, reopened) = try open()
+    again.close()
+    XCTAssertEqual(
+      reopened.epoch, StoreEpoch(id: contents.epoch.id, lastSequence: 4, continued: true))
+    XCTAssertEqual(reopened.history.map(\.sequence), [2, 3, 4])
+  }
+
   func testNewerSchemaIsRefusedAndLeftAlone() throws {
     try open().store.close()
     try RawDatabase.run("PRAGMA user_version = 9", at: storePath)
     let before = try Data(contentsOf: URL(fileURLWithPath: storePath))
     XCTAssertEqual(
-      openingError(), .newerSchema(path: storePath, version: 9, known: 1))
+      openingError(), .newerSchema(path: storePath, version: 9, known: 2))
     XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: storePath)), before)
   }
 }

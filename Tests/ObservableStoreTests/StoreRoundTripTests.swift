@@ -21,7 +21,7 @@ final class StoreRoundTripTests: StoreTestCase {
       .appendHistory(HistoryEntry(topic: "t", sequence: 2, value: [2], timestamp: 20)),
       .appendHistory(HistoryEntry(topic: "t", sequence: 3, value: [3], timestamp: 30)),
       .appendHistory(HistoryEntry(topic: "u", sequence: 7, value: [7], timestamp: 70)),
-      .trimHistory(topic: "t", through: 1),
+      .forgetHistory(sequence: 1),
     ]
     guard case .success = write(changes, to: store) else { return XCTFail("not written") }
     store.close()
@@ -42,7 +42,8 @@ final class StoreRoundTripTests: StoreTestCase {
         HistoryEntry(topic: "t", sequence: 3, value: [3], timestamp: 30),
         HistoryEntry(topic: "u", sequence: 7, value: [7], timestamp: 70),
       ])
-    XCTAssertEqual(contents.epoch, StoreEpoch(id: fresh.epoch.id, lastSequence: 7))
+    XCTAssertEqual(
+      contents.epoch, StoreEpoch(id: fresh.epoch.id, lastSequence: 7, continued: true))
   }
 
   func testEveryNewStoreHasItsOwnEpoch() throws {

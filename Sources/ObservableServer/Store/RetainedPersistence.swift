@@ -73,21 +73,32 @@ final class RetainedPersistence: SessionStore {
     _ line: [UInt8]?, topic: String,
     completion: (@Sendable (Result<Void, ProtocolError>) -> Void)?
   ) -> Bool {
-    let sequence = state.withLock { state in
-      state.nextSequence += 1
-      return state.nextSequence
+    write([StoreWrite(line: line, topic: topic)], completion: completion)
+  }
+
+  func write(
+    _ writes: [StoreWrite], completion: (@Sendable (Result<Void, ProtocolError>) -> Void)?
+  ) -> Bool {
+    let first = state.withLock { state in
+      defer { state.nextSequence += UInt64(writes.count) }
+      return state.nextSequence + 1
     }
-    counters.update { $0.storeQueued += 1 }
-    let outcome = store.enqueue([Self.change(line, topic: topic)]) { [self] result in
-      finished(topic, Unwritten(sequence: sequence, line: line), result)
+    counters.update { $0.storeQueued += writes.count }
+    let outcome = store.enqueue(writes.map { Self.change($0.line, topic: $0.topic) }) {
+      [self] result in
+      finished(writes, first: first, result)
       completion?(result.mapError { ProtocolError(.unavailable, $0.description) })
     }
     guard outcome == .queued else {
       counters.update {
-        $0.storeQueued -= 1
+        $0.storeQueued -= writes.count
         $0.storeWriteErrorsTotal += 1
       }
-      remember(topic, Unwritten(sequence: sequence, line: line), reason: "the write queue is full")
+      for (offset, write) in writes.enumerated() {
+        remember(
+          write.topic, Unwritten(sequence: first + UInt64(offset), line: write.line),
+          reason: "the write queue is full")
+      }
       return false
     }
     return true
@@ -107,18 +118,31 @@ final class RetainedPersistence: SessionStore {
     }
   }
 
-  /// Counts a committed or failed change of `topic`, remembering it when it failed and
-  /// forgetting an older failure when it committed; on the writer thread, in queue order.
-  private func finished(_ topic: String, _ change: Unwritten, _ result: StoreWriteOutcome) {
+  /// Counts committed or failed `writes` (numbered from `first`), remembering them when they
+  /// failed and forgetting older failures of their topics when they committed; on the writer
+  /// thread, in queue order.
+  private func finished(_ writes: [StoreWrite], first: UInt64, _ result: StoreWriteOutcome) {
     let batches = store.statistics.transactions
     counters.update {
-      $0.storeQueued -= 1
+      $0.storeQueued -= writes.count
       $0.storeBatchesTotal = batches
       if case .failure = result { $0.storeWriteErrorsTotal += 1 }
     }
     switch result {
-    case .success: state.withLock { _ = $0.unwritten.removeValue(forKey: topic) }
-    case .failure(let error): remember(topic, change, reason: "\(error)")
+    case .success:
+      state.withLock { state in
+        guard !state.unwritten.isEmpty else { return }
+        for (offset, write) in writes.enumerated()
+        where state.unwritten[write.topic].map({ $0.sequence <= first + UInt64(offset) }) == true {
+          state.unwritten[write.topic] = nil
+        }
+      }
+    case .failure(let error):
+      for (offset, write) in writes.enumerated() {
+        remember(
+          write.topic, Unwritten(sequence: first + UInt64(offset), line: write.line),
+          reason: "\(error)")
+      }
     }
   }
 

@@ -21,6 +21,8 @@ struct HistoryLog {
   private var lastTopic: TopicHistory?
   /// Values evicted since the counters were last told.
   var evictedSinceReport = 0
+  /// The sequences evicted since the recorder was last told, when there is one.
+  var evictedSequences: [UInt64]?
 
   init(configuration: HistoryConfiguration) {
     self.configuration = configuration
@@ -49,6 +51,21 @@ struct HistoryLog {
     }
     if order.count > 2 * values + 1024 { order.keep { $0.topic.holds($0.sequence) } }
     return sequence
+  }
+
+  /// Keeps `line`, a value read back from the store, at its own `sequence`, which is later
+  /// than any kept so far.
+  mutating func restore(
+    _ line: [UInt8], name: String, sequence: UInt64, at time: ContinuousClock.Instant
+  ) {
+    self.sequence = sequence - 1
+    _ = record(line, name: name, at: time)
+  }
+
+  /// Makes the next sequence come after `sequence`: the store's last, which may be past what
+  /// it still holds.
+  mutating func continueAfter(_ sequence: UInt64) {
+    self.sequence = max(self.sequence, sequence)
   }
 
   /// Forgets the values older than `--history-ttl` allows at `now`.
@@ -93,6 +110,7 @@ struct HistoryLog {
     values -= 1
     bytes -= entry.cost
     evictedSinceReport += 1
+    evictedSequences?.append(entry.sequence)
     guard topic.entries.isEmpty else { return }
     topic.dropped = true
     droppedThrough = max(droppedThrough, topic.lastEvicted)

@@ -15,15 +15,49 @@ package final class StreamHistory: Sendable {
   package init(configuration: HistoryConfiguration, counters: ServerCounters) {
     self.configuration = configuration
     self.counters = counters
-    state = Locked(HistoryState(log: HistoryLog(configuration: configuration)))
+    state = Locked(
+      HistoryState(log: HistoryLog(configuration: configuration), epoch: configuration.epoch))
   }
 
   package let configuration: HistoryConfiguration
   private let counters: ServerCounters
   private let state: Locked<HistoryState>
 
-  /// The epoch of this run's positions.
-  package var epoch: UInt32 { configuration.epoch }
+  /// The epoch of this run's positions: the configuration's, or the store's once restored.
+  package var epoch: UInt32 { state.withLock { $0.epoch } }
+
+  /// Fills the history from the store before anything listens, and hands every value and
+  /// eviction from now on to `recorder` as well.
+  ///
+  /// `values` come in sequence order; those past the bounds are evicted again (and the store
+  /// told). Positions take `epoch`; the next sequence follows `lastSequence`. `retained` gives
+  /// the topics' retained lines: each gets the position of its value in the history, or, when
+  /// the history lost it, the store's last sequence, after which every new value comes.
+  package func restore(
+    _ values: [RestoredHistoryValue], epoch: UInt32, lastSequence: UInt64,
+    retained: [(topic: String, line: [UInt8])], recorder: any HistoryRecorder
+  ) {
+    let now = ContinuousClock.now
+    state.withLock { state in
+      state.epoch = epoch
+      state.recorder = recorder
+      state.log.evictedSequences = []
+      for value in values where value.sequence > state.log.sequence {
+        let time = configuration.timeToLive == nil ? Self.timeless : now - value.age
+        state.log.restore(value.line, name: value.topic, sequence: value.sequence, at: time)
+      }
+      state.log.continueAfter(max(lastSequence, 1))
+      for (topic, line) in retained {
+        let kept = state.log.topics[topic]?.entries
+        var sequence = state.log.sequence
+        if let kept, let index = (0..<kept.count).last(where: { kept[$0].line == line }) {
+          sequence = kept[index].sequence
+        }
+        state.retainedSequences[topic] = sequence
+      }
+      report(&state, delivered: 0)
+    }
+  }
 
   /// Runs `deliver`, the plain fan-out of `lines` (`count` lines of topic `name`), keeps the
   /// values unless it refused them, and hands them with positions to the positioned
@@ -39,6 +73,7 @@ package final class StreamHistory: Sendable {
       state.log.evictExpired(now: now)
       var sequences: [UInt64] = []
       sequences.reserveCapacity(count)
+      var kept: [[UInt8]] = []
       lines.withUnsafeBytes { bytes in
         guard let base = bytes.baseAddress else { return }
         var start = 0
@@ -53,14 +88,16 @@ package final class StreamHistory: Sendable {
             initialized = end - start
           }
           sequences.append(state.log.record(line, name: name, at: now))
+          if state.recorder != nil { kept.append(line) }
           start = end
         }
       }
       if retain { state.retainedSequences[name] = sequences.last }
+      state.recorder?.recorded(kept, sequences: sequences, topic: name)
       let positioned = state.subscribers.deliver(
-        lines, sequences: sequences, name: name, epoch: epoch)
+        lines, sequences: sequences, name: name, epoch: state.epoch)
       outcome.receivers += positioned
-      report(&state.log, delivered: positioned * sequences.count)
+      report(&state, delivered: positioned * sequences.count)
       return outcome
     }
   }
@@ -99,7 +136,7 @@ package final class StreamHistory: Sendable {
       var recovered: Bool?
       var retainedAfter: UInt64?
       if let since {
-        let sameEpoch = since.epoch == epoch
+        let sameEpoch = since.epoch == state.epoch
         let after = sameEpoch ? since.sequence : 0
         recovered = sameEpoch && state.log.reaches(back: after, name, isPattern: isPattern)
         picks = HistoryPick.after(after, in: state.log.topics(named: name, isPattern: isPattern))
@@ -120,10 +157,10 @@ package final class StreamHistory: Sendable {
       reply(recovered)
       if !picks.isEmpty {
         observer.next(
-          HistoryPick.encode(picks, name: name, isPattern: isPattern, epoch: epoch))
+          HistoryPick.encode(picks, name: name, isPattern: isPattern, epoch: state.epoch))
       }
       state.subscribers.insert(observer, key: key, name: name, isPattern: isPattern)
-      report(&state.log, delivered: picks.count)
+      report(&state, delivered: picks.count)
     }
     counters.update {
       $0.subscribesTotal += 1
@@ -142,21 +179,31 @@ package final class StreamHistory: Sendable {
   /// first, each a line with its position, and how many there are.
   package func read(_ name: String, isPattern: Bool, limit: Int?) -> (lines: [UInt8], count: Int) {
     let now = configuration.timeToLive == nil ? Self.timeless : ContinuousClock.now
-    let picks = state.withLock { state in
+    let (picks, epoch) = state.withLock { state in
       state.log.evictExpired(now: now)
-      report(&state.log, delivered: 0)
-      return HistoryPick.last(limit, in: state.log.topics(named: name, isPattern: isPattern))
+      report(&state, delivered: 0)
+      return (
+        HistoryPick.last(limit, in: state.log.topics(named: name, isPattern: isPattern)),
+        state.epoch
+      )
     }
     return (HistoryPick.encode(picks, name: name, isPattern: isPattern, epoch: epoch), picks.count)
   }
 
-  /// Brings the history's counters up to date; called under the lock, so they change in order.
-  private func report(_ log: inout HistoryLog, delivered: Int) {
-    let evicted = log.evictedSinceReport
-    log.evictedSinceReport = 0
+  /// Brings the history's counters and recorder up to date; called under the lock, so they
+  /// change in order.
+  private func report(_ state: inout HistoryState, delivered: Int) {
+    if let recorder = state.recorder, state.log.evictedSequences?.isEmpty == false {
+      recorder.evicted(state.log.evictedSequences ?? [])
+      state.log.evictedSequences = []
+    }
+    let (values, bytes, evicted) = (
+      state.log.values, state.log.bytes, state.log.evictedSinceReport
+    )
+    state.log.evictedSinceReport = 0
     counters.update {
-      $0.historyValues = log.values
-      $0.historyBytes = log.bytes
+      $0.historyValues = values
+      $0.historyBytes = bytes
       $0.historyEvictedTotal += evicted
       $0.deliveredTotal += delivered
     }
@@ -169,6 +216,10 @@ package final class StreamHistory: Sendable {
 /// What the history's lock guards.
 private struct HistoryState {
   var log: HistoryLog
+  /// The epoch of the positions written.
+  var epoch: UInt32
+  /// Where values and evictions go besides memory, with `--data-dir`.
+  var recorder: (any HistoryRecorder)?
   var subscribers = PositionedSubscribers()
   /// The sequence of each topic's retained value, for the position it is delivered with.
   var retainedSequences: [String: UInt64] = [:]

@@ -1,0 +1,34 @@
+import ObservableWire
+
+/// The retained publishes and clears of one read, handed to the store together once the read
+/// is handled (``Session/inputHandled()``), with the replies that wait for them.
+///
+/// A client pipelining retained publishes sends hundreds per read; one hand-off per read
+/// takes the store's queue lock once, makes one transaction and, with `--fsync always`, shares
+/// one sync among them, and their replies go back to the loop in one task instead of one each.
+struct StoreWriteGroup {
+  /// A reply reserved in the session's ``ReplyQueue``, made once the write's outcome is known.
+  struct WaitingReply {
+    var ticket: Int
+    var reply: @Sendable (Result<Void, ProtocolError>) -> [UInt8]
+  }
+
+  /// The changes, in the order they were applied.
+  private(set) var writes: [StoreWrite] = []
+  /// The replies that wait for the disk, in the order of their tickets.
+  private(set) var replies: [WaitingReply] = []
+
+  var isEmpty: Bool { writes.isEmpty }
+
+  /// Adds `write`, whose reply, if it waits for the disk, is `reply`.
+  mutating func append(_ write: StoreWrite, reply: WaitingReply?) {
+    writes.append(write)
+    if let reply { replies.append(reply) }
+  }
+
+  /// Everything added, leaving the group empty.
+  mutating func take() -> StoreWriteGroup {
+    defer { self = StoreWriteGroup() }
+    return self
+  }
+}
