@@ -53,7 +53,8 @@ package final class HTTPFraming: Framing {
       case .stream(let head, let framing):
         answered = true
         _ = handle(.upgrade(head, to: framing))
-        return input.count
+        // What followed the head (an HTTP API request's body) is the new framing's.
+        return consumed
       }
     }
   }

@@ -13,7 +13,8 @@ package enum HTTPRoute {
   case respond(HTTPResponse, includingBody: Bool)
   /// Accept the WebSocket upgrade.
   case upgrade(WebSocketHandshake)
-  /// Send `head`, a response head whose body is the rest of the connection, and frame the
-  /// session's output with `framing` from then on (`GET /sse`).
+  /// Send `head`, a response head whose body is the rest of the connection (none for an HTTP
+  /// API request, which answers later), and frame the connection with `framing` from then on,
+  /// what followed the head included (`GET /sse`, the HTTP API).
   case stream(head: [UInt8], framing: any Framing)
 }

@@ -12,8 +12,9 @@ import WebSocket
 /// refusal names neither.
 extension HTTPRouter {
   /// The credential `head` presents: `jwt=` in the query, else `Authorization: Bearer …` (a
-  /// signed token when it has a JWT's three parts and no `user=` names a user), else `token=`
-  /// with `user=` when given.
+  /// signed token when it has a JWT's three parts and no `user=` names a user), else
+  /// `Authorization: Basic …` (a file user's name and token, as `curl -u USER:TOKEN` sends
+  /// them), else `token=` with `user=` when given.
   func presentedCredential(_ head: HTTPRequestHead, _ query: HTTPQuery) -> PresentedCredential? {
     if let jwt = query.first("jwt") { return .signed(jwt) }
     let user = query.first("user")
@@ -23,6 +24,9 @@ extension HTTPRouter {
         let bearer = String(parts[1]).trimmingSpaces()
         let looksSigned = bearer.split(separator: ".", omittingEmptySubsequences: false).count == 3
         return looksSigned && user == nil ? .signed(bearer) : .token(user: user, bearer)
+      }
+      if parts.count == 2, parts[0].lowercased() == "basic" {
+        return Self.basicCredential(String(parts[1]).trimmingSpaces())
       }
     }
     return query.first("token").map { .token(user: user, $0) }
@@ -46,6 +50,17 @@ extension HTTPRouter {
     return .jsonError(
       .unauthorized, ErrorCode.unauthorized.rawValue, reason,
       headers: [("WWW-Authenticate", #"Bearer realm="observable""#)])
+  }
+}
+
+extension HTTPRouter {
+  /// The file user and token of a Basic credential, `USER:TOKEN` in base64; a malformed one is
+  /// a token no user has, refused as a wrong one.
+  fileprivate static func basicCredential(_ encoded: String) -> PresentedCredential {
+    let decoded = Base64.decode(encoded).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    let parts = decoded.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+    guard parts.count == 2, !parts[0].isEmpty else { return .token(user: nil, "") }
+    return .token(user: String(parts[0]), String(parts[1]))
   }
 }
 

@@ -10,7 +10,9 @@ import WebSocket
 ///
 /// Every plain response closes the connection once written: browsers and scrapers open a new
 /// one for the next request, and one request per connection keeps the connection's states few
-/// (head, then response or WebSocket). Immutable, shared by every HTTP connection of a server.
+/// (head, then response or WebSocket). The HTTP API's requests are the exception: their
+/// connection stays open for more (``HTTPExchangeFraming``). Immutable, shared by every HTTP
+/// connection of a server.
 package struct HTTPRouter: HTTPRoutes, Sendable {
   /// What to do with a request.
   package typealias Route = HTTPRoute
@@ -48,13 +50,16 @@ package struct HTTPRouter: HTTPRoutes, Sendable {
       return upgrade(head)
     }
     if head.path == "/sse" { return events(head) }
+    if let api = apiRoute(head) { return api }
     let body = head.method != "HEAD"
     guard let resource = resources[head.path] else {
-      return .respond(.text(.notFound, "no such resource: \(head.path)"), includingBody: body)
+      return .respond(
+        .jsonError(.notFound, "not_found", "no such resource: \(head.path)"), includingBody: body)
     }
     guard head.method == "GET" || head.method == "HEAD" else {
       return .respond(
-        .text(.methodNotAllowed, "use GET", headers: [("Allow", "GET, HEAD")]),
+        .jsonError(
+          .methodNotAllowed, "method_not_allowed", "use GET", headers: [("Allow", "GET, HEAD")]),
         includingBody: true)
     }
     return .respond(resource(self, head), includingBody: body)
@@ -85,6 +90,7 @@ package struct HTTPRouter: HTTPRoutes, Sendable {
       "/": { _, _ in Self.page },
       "/metrics": { $0.metrics(format: MetricsFormat(accept: $1.headers["Accept"])) },
       "/healthz": { router, _ in router.health() },
+      "/openapi.json": { _, _ in OpenAPIDocument.response },
     ]
   }
 

@@ -21,25 +21,7 @@ struct ServerSentEventsRequest {
   /// The request lines, each ending in `\n`.
   var lines: [[UInt8]] {
     var lines: [[UInt8]] = []
-    if let credential {
-      var line: [UInt8] = []
-      switch credential {
-      case .signed(let jwt):
-        line.append(literal: #"{"op":"auth","jwt":"#)
-        JSONStringEncoding.append(jwt, to: &line)
-      case .token(let user, let token):
-        line.append(literal: #"{"op":"auth","#)
-        if let user {
-          line.append(literal: #""user":"#)
-          JSONStringEncoding.append(user, to: &line)
-          line.append(literal: ",")
-        }
-        line.append(literal: #""token":"#)
-        JSONStringEncoding.append(token, to: &line)
-      }
-      line.append(literal: "}\n")
-      lines.append(line)
-    }
+    if let credential { lines.append(credential.authLine(id: nil)) }
     for stream in streams {
       var line: [UInt8] = []
       line.append(literal: #"{"op":"subscribe","stream":"#)

@@ -9,7 +9,8 @@ extension Session {
     }
     let shown = try authorizeList()
     let page = try context.registry.listPage(
-      matching: request.stream, after: request.after, limit: StreamListEncoder.pageSize)
+      matching: request.stream, after: request.after,
+      limit: min(request.limit ?? StreamListEncoder.pageSize, StreamListEncoder.pageSize))
     let localOnly = localOnlyStreams()
     ok(request) {
       StreamListEncoder.append(

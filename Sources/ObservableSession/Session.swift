@@ -147,6 +147,7 @@ package final class Session {
     case .will: try registerWill(request)
     case .bye: return sayBye(request)
     case .history: try readHistory(request)
+    case .get: try readRetained(request)
     }
     return true
   }

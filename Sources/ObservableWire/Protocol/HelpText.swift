@@ -10,6 +10,7 @@ package enum HelpText {
     "publish NAME VALUE        VALUE is JSON if it parses, else a string",
     "retain NAME VALUE         publish and keep VALUE for later subscribers",
     "clear NAME                forget NAME's retained value",
+    "get NAME                  NAME's retained value, if it has one, then the reply",
     "list [NAME [AFTER]]       streams with their kind and subscribers; NAME may be a pattern;",
     "                          1000 a reply, then \"next\": pass it as AFTER for the rest",
     "ping",

@@ -1,7 +1,7 @@
 /// The operations a client can request, named as in the `"op"` field.
 package enum RequestOp: String, Sendable, CaseIterable {
   case subscribe, unsubscribe, publish, clear, list, ping, auth, compress, help, history
-  case will, bye
+  case will, bye, get
 }
 
 extension RequestOp {
@@ -20,6 +20,7 @@ extension RequestOp {
     case .will: "will"
     case .bye: "bye"
     case .history: "history"
+    case .get: "get"
     }
   }
 }

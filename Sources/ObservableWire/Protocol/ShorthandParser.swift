@@ -37,7 +37,7 @@ package enum ShorthandParser {
       return try body(request)
     case .subscribe, .history:
       return try body(parseHistoryArguments(rest, request))
-    case .unsubscribe, .clear:
+    case .unsubscribe, .clear, .get:
       let (name, tail) = splitWord(rest)
       try expectPresent(name, "\(op.rawValue) NAME")
       try expectEnd(tail, op)

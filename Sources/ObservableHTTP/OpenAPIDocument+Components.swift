@@ -1,0 +1,207 @@
+/// The document's shared parts: credentials, error answers and body schemas.
+extension OpenAPIDocument {
+  static let components = #"""
+    {
+     "securitySchemes":{
+                        "bearer":{
+                                  "type":"http",
+                                  "scheme":"bearer",
+                                  "description":"The shared token (--token), a file user's token with `?user=NAME`, or a signed token (JWT)."
+                                 },
+                        "basic":{
+                                 "type":"http",
+                                 "scheme":"basic",
+                                 "description":"A file user (--auth-file) and their token: `curl -u USER:TOKEN`."
+                                }
+                       },
+     "responses":{
+                  "BadRequest":{
+                                "description":"The request is not one the server takes (invalid JSON, a bad stream name, a wrong field).",
+                                "content":{
+                                           "application/json":{
+                                                               "schema":{
+                                                                         "$ref":"#/components/schemas/Error"
+                                                                        }
+                                                              }
+                                          }
+                               },
+                  "Unauthorized":{
+                                  "description":"No credential, or a wrong one.",
+                                  "headers":{"WWW-Authenticate":{"schema":{"type":"string"}}},
+                                  "content":{
+                                             "application/json":{
+                                                                 "schema":{
+                                                                           "$ref":"#/components/schemas/Error"
+                                                                          }
+                                                                }
+                                            }
+                                 },
+                  "Forbidden":{
+                               "description":"The user's permissions do not allow it.",
+                               "content":{
+                                          "application/json":{
+                                                              "schema":{
+                                                                        "$ref":"#/components/schemas/Error"
+                                                                       }
+                                                             }
+                                         }
+                              },
+                  "MethodNotAllowed":{
+                                      "description":"Another method; `Allow` names the one to use.",
+                                      "headers":{"Allow":{"schema":{"type":"string"}}},
+                                      "content":{
+                                                 "application/json":{
+                                                                     "schema":{
+                                                                               "$ref":"#/components/schemas/Error"
+                                                                              }
+                                                                    }
+                                                }
+                                     },
+                  "ReadOnly":{
+                              "description":"The stream takes no publishes (a built-in or exec stream).",
+                              "content":{
+                                         "application/json":{
+                                                             "schema":{
+                                                                       "$ref":"#/components/schemas/Error"
+                                                                      }
+                                                            }
+                                        }
+                             },
+                  "LengthRequired":{
+                                    "description":"The body came without Content-Length.",
+                                    "content":{
+                                               "application/json":{
+                                                                   "schema":{
+                                                                             "$ref":"#/components/schemas/Error"
+                                                                            }
+                                                                  }
+                                              }
+                                   },
+                  "TooLarge":{
+                              "description":"The body is over 1 MiB.",
+                              "content":{
+                                         "application/json":{
+                                                             "schema":{
+                                                                       "$ref":"#/components/schemas/Error"
+                                                                      }
+                                                            }
+                                        }
+                             },
+                  "UnsupportedMediaType":{
+                                          "description":"The body is not application/json.",
+                                          "content":{
+                                                     "application/json":{
+                                                                         "schema":{
+                                                                                   "$ref":"#/components/schemas/Error"
+                                                                                  }
+                                                                        }
+                                                    }
+                                         },
+                  "TooMany":{
+                             "description":"A limit of the server was reached.",
+                             "content":{
+                                        "application/json":{
+                                                            "schema":{
+                                                                      "$ref":"#/components/schemas/Error"
+                                                                     }
+                                                           }
+                                       }
+                            },
+                  "Unavailable":{
+                                 "description":"The store cannot write (a full disk), or the server is shutting down.",
+                                 "content":{
+                                            "application/json":{
+                                                                "schema":{
+                                                                          "$ref":"#/components/schemas/Error"
+                                                                         }
+                                                               }
+                                           }
+                                }
+                 },
+     "schemas":{
+                "Error":{
+                         "type":"object",
+                         "required":["error"],
+                         "properties":{
+                                       "error":{
+                                                "type":"object",
+                                                "required":["code","message"],
+                                                "properties":{
+                                                              "code":{"type":"string"},
+                                                              "message":{"type":"string"}
+                                                             }
+                                               }
+                                      }
+                        },
+                "Reply":{
+                         "type":"object",
+                         "required":["ok","op"],
+                         "properties":{"ok":{"type":"boolean","const":true},"op":{"type":"string"}}
+                        },
+                "StreamList":{
+                              "type":"object",
+                              "required":["ok","op","streams"],
+                              "properties":{
+                                            "ok":{"type":"boolean"},
+                                            "op":{"type":"string"},
+                                            "streams":{
+                                                       "type":"array",
+                                                       "items":{
+                                                                "type":"object",
+                                                                "required":[
+                                                                            "name",
+                                                                            "kind",
+                                                                            "subscribers"
+                                                                           ],
+                                                                "properties":{
+                                                                              "name":{"type":"string"},
+                                                                              "kind":{
+                                                                                      "type":"string",
+                                                                                      "enum":[
+                                                                                              "builtin",
+                                                                                              "exec",
+                                                                                              "topic"
+                                                                                             ]
+                                                                                     },
+                                                                              "subscribers":{
+                                                                                             "type":"integer",
+                                                                                             "minimum":0
+                                                                                            },
+                                                                              "local_only":{
+                                                                                            "type":"boolean"
+                                                                                           }
+                                                                             }
+                                                               }
+                                                      },
+                                            "next":{
+                                                    "type":"string",
+                                                    "description":"Where the next page starts: pass it as `after`."
+                                                   }
+                                           }
+                             },
+                "Delivery":{
+                            "type":"object",
+                            "required":["stream","value"],
+                            "properties":{
+                                          "stream":{"type":"string"},
+                                          "value":{},
+                                          "pos":{
+                                                 "type":"string",
+                                                 "description":"The value's position, with --history."
+                                                }
+                                         }
+                           },
+                "Health":{
+                          "type":"object",
+                          "required":["status"],
+                          "properties":{
+                                        "status":{"type":"string","enum":["ok","shutting down"]},
+                                        "version":{"type":"string"},
+                                        "uptime_s":{"type":"integer"},
+                                        "connections":{"type":"integer"}
+                                       }
+                         }
+               }
+    }
+    """#
+}
