@@ -19,6 +19,10 @@ package protocol Framing: AnyObject {
   /// ``encode(_:to:)`` copying them.
   var sendsLinesUnchanged: Bool { get }
 
+  /// Whether the outbox holds this framing's wire form already (``outboxEncoding``), so the
+  /// connection writes what it takes from there as it is, as it writes unchanged lines.
+  var outboxHoldsWireForm: Bool { get }
+
   /// Appends `lines`, whole `\n`-terminated lines, in this framing's wire form.
   func encode(_ lines: UnsafeRawBufferPointer, to out: inout [UInt8])
 
@@ -96,6 +100,9 @@ extension Framing {
 
   /// The peer sends its own requests.
   package func openingRequests() -> [[UInt8]] { [] }
+
+  /// The outbox holds lines, which ``encode(_:to:)`` frames unless they go out unchanged.
+  package var outboxHoldsWireForm: Bool { false }
 
   /// Deliveries and replies go into the outbox as lines.
   package var outboxEncoding: (deliveries: any DeliveryEncoding, reply: ([UInt8]) -> [UInt8])? {

@@ -19,6 +19,13 @@ package enum ServerSentEvents {
   /// A comment, which `EventSource` ignores: the heartbeat of an idle stream.
   package static let heartbeat = Array(": heartbeat\n\n".utf8)
 
+  /// The field that sets how long `EventSource` waits before it reconnects a dropped stream,
+  /// in whole milliseconds; sent first, so it holds from the first reconnect on.
+  package static func retry(_ delay: Duration) -> [UInt8] {
+    let milliseconds = max(0, delay / .milliseconds(1))
+    return Array("retry: \(Int(milliseconds))\n\n".utf8)
+  }
+
   /// The events for `lines`, whole `\n`-terminated lines; empty when none is an event.
   package static func events(of lines: [UInt8]) -> [UInt8] {
     var out: [UInt8] = []

@@ -4,7 +4,7 @@ import ObservableWire
 /// Server-Sent Events, and the client sends nothing more.
 ///
 /// Events go into the outbox already encoded, each value's once for all its SSE subscribers
-/// (``outboxEncoding``), so a write copies them as a TCP write copies lines.
+/// (``outboxEncoding``), and a write sends them as they are, as a TCP write sends lines.
 /// The connection runs an ordinary session: ``openingRequests()`` hands it the `auth` and
 /// `subscribe` lines the request's query asked for, so authentication, subscriptions, retained
 /// values, the bounded outbox and the disconnects at close are the same as for any
@@ -37,7 +37,11 @@ package final class ServerSentEventsFraming: Framing {
 
   package var sendsLinesUnchanged: Bool { false }
 
-  /// The outbox holds events already (``outboxEncoding``): they are copied. A line alone (a
+  /// The outbox holds events already (``outboxEncoding``), written as they are
+  /// (``outboxHoldsWireForm``).
+  package var outboxHoldsWireForm: Bool { true }
+
+  /// Events (queued ones moved behind what is being written) are copied. A line alone (a
   /// `slow_consumer` notice written past the outbox) is encoded here.
   package func encode(_ lines: UnsafeRawBufferPointer, to out: inout [UInt8]) {
     if lines.first == UInt8(ascii: "{") {

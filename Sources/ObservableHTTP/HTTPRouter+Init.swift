@@ -9,11 +9,13 @@ extension HTTPRouter {
     counters: ServerCounters, allowOrigins: [String], cluster: ClusterLink?,
     isServing: @escaping @Sendable () -> Bool, scheme: String = "http",
     access: (any AccessRules)? = nil,
-    eventHeartbeat: Duration = .seconds(15), keepsHistory: Bool = false
+    eventHeartbeat: Duration = .seconds(15), eventRetry: Duration = .seconds(3),
+    keepsHistory: Bool = false
   ) {
     self.keepsHistory = keepsHistory
     self.access = access
     self.eventHeartbeat = eventHeartbeat
+    self.eventRetry = eventRetry
     self.allowOrigins = allowOrigins
     self.counters = counters
     self.isServing = isServing

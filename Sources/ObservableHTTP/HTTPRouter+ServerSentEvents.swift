@@ -42,7 +42,7 @@ extension HTTPRouter {
       lastEventID: head.headers["Last-Event-ID"] ?? query.first("lastEventId"),
       positions: keepsHistory)
     return .stream(
-      head: Self.eventStreamHead,
+      head: Self.eventStreamHead + ServerSentEvents.retry(eventRetry),
       framing: ServerSentEventsFraming(
         openingRequests: request.lines, heartbeat: eventHeartbeat))
   }

@@ -32,6 +32,8 @@ package struct HTTPRouter: HTTPRoutes, Sendable {
   var access: (any AccessRules)?
   /// How often an idle `/sse` stream gets a comment.
   var eventHeartbeat: Duration = .seconds(15)
+  /// How long a browser waits before reconnecting a dropped `/sse` stream (the `retry:` field).
+  var eventRetry: Duration = .seconds(3)
   /// Whether the server keeps history (`--history`): `/sse` events then carry positions as
   /// their `id:`, and a reconnecting `EventSource` resumes from its `Last-Event-ID`.
   var keepsHistory = false

@@ -55,7 +55,10 @@ package struct OutgoingBytes {
   mutating func refill(from outbox: Outbox, framing: any Framing) -> Int {
     offset = 0
     if bytes.capacity > 1 << 20 { bytes = [] }
-    if compression == nil, framing.sendsLinesUnchanged, tls == nil {
+    // Lines, or SSE events, as they are: no copy, the outbox's buffer is the one written.
+    let asQueued =
+      compression == nil && (framing.sendsLinesUnchanged || framing.outboxHoldsWireForm)
+    if asQueued, tls == nil {
       outbox.take(replacingWith: &bytes, inFlight: 0)
       return bytes.count
     }
@@ -63,8 +66,8 @@ package struct OutgoingBytes {
     bytes.removeAll(keepingCapacity: true)
     guard !plain.isEmpty else { return 0 }
     plain.withUnsafeBytes { lines in
-      if let tls, compression == nil, framing.sendsLinesUnchanged {
-        // Lines as they are: the batch goes to TLS without a copy.
+      if let tls, asQueued {
+        // As they are: the batch goes to TLS without a copy.
         tls.seal(lines, appendingTo: &bytes)
       } else if let compression {
         Self.write(into: &bytes, through: tls) { compression.deflate(lines, appendingTo: &$0) }

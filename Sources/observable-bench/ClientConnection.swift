@@ -93,8 +93,21 @@ final class ClientConnection {
   }
 
   /// The next complete line without its newline, consumed; valid until the next ``read()``.
+  /// On an event stream, the next event's data.
   @inline(__always)
   func nextLine() -> UnsafeRawBufferPointer? {
+    guard readsEvents else { return nextRawLine() }
+    while let line = nextRawLine() {
+      if line.hasPrefix(Self.dataField) { return UnsafeRawBufferPointer(rebasing: line[6...]) }
+    }
+    return nil
+  }
+
+  /// The field of an event that holds its data, the delivery line.
+  private static let dataField = Array("data: ".utf8)
+
+  @inline(__always)
+  private func nextRawLine() -> UnsafeRawBufferPointer? {
     guard scanFrom < end else { return nil }
     guard let newline = memchr(input + scanFrom, 0x0A, end - scanFrom) else {
       scanFrom = end
@@ -141,31 +154,43 @@ final class ClientConnection {
   /// Upgrades to WebSocket on the server's `/ws` at `port` (this connection's HTTP port);
   /// from then on lines are read from and written as text frames.
   func upgradeToWebSocket(port: UInt16, deadline: Deadline) throws(BenchError) {
-    output.append(contentsOf: WebSocketDeframing.upgradeRequest(port: port))
-    let terminator = Array("\r\n\r\n".utf8)
+    try request(WebSocketDeframing.upgradeRequest(port: port), status: "101", deadline: deadline)
+    framesLines = true
+    (end, rawEnd) = WebSocketDeframing.deframe(input, from: end, to: rawEnd)
+  }
+
+  /// Opens a Server-Sent Events stream of `stream` (`GET /sse`) on this connection to an HTTP
+  /// port; from then on ``nextLine()`` hands out each event's data, the delivery line, and
+  /// skips the rest of the event (`event:`, `id:`, the blank line) and comments.
+  func openEventStream(of stream: String, deadline: Deadline) throws(BenchError) {
+    let get = "GET /sse?stream=\(stream) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    try request(Array(get.utf8), status: "200", deadline: deadline)
+    readsEvents = true
+  }
+
+  /// Sends an HTTP request and waits for its head, which must answer `status`; what follows
+  /// the head stays in the input, the first line to hand out.
+  private func request(_ bytes: [UInt8], status: String, deadline: Deadline) throws(BenchError) {
+    output.append(contentsOf: bytes)
+    let terminator = "\r\n\r\n"
     while true {
-      try deadline.check("waiting for the WebSocket upgrade")
+      try deadline.check("waiting for the answer to an HTTP request")
       var events = pollfd(fd: descriptor, events: pollEvents, revents: 0)
       _ = poll(&events, 1, 100)
       if events.revents & Int16(POLLOUT) != 0 { try flush() }
       if events.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0,
         case .closed = try read()
       {
-        throw .unexpected("the server closed the connection during the WebSocket upgrade")
+        throw .unexpected("the server closed the connection before its HTTP answer")
       }
       let head = UnsafeRawBufferPointer(start: input, count: end)
-      guard let found = head.range(of: String(decoding: terminator, as: UTF8.self)) else {
-        continue
+      guard let found = head.range(of: terminator) else { continue }
+      guard head.hasPrefix(Array("HTTP/1.1 \(status)".utf8)) else {
+        throw .unexpected("HTTP request refused: \(head.text)")
       }
-      guard head.hasPrefix(Array("HTTP/1.1 101".utf8)) else {
-        throw .unexpected("WebSocket upgrade refused: \(head.text)")
-      }
-      // What followed the head is frames: drop the head and turn them into lines.
       lineStart = found.upperBound
       scanFrom = lineStart
       end = lineStart
-      framesLines = true
-      (end, rawEnd) = WebSocketDeframing.deframe(input, from: end, to: rawEnd)
       return
     }
   }
@@ -201,6 +226,8 @@ final class ClientConnection {
   private var rawEnd = 0
   /// Whether the connection speaks WebSocket: frames in, masked frames out.
   private var framesLines = false
+  /// Whether the connection reads Server-Sent Events: only their data are lines.
+  private var readsEvents = false
   /// Set once the connection receives deflate.
   private var inflating: InflatingInput?
   private var output: [UInt8] = []

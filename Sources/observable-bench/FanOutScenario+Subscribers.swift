@@ -1,20 +1,27 @@
-/// How fan-out subscribers connect: over TCP, WebSocket, or TCP with deflate
-/// (`--transport deflate`), where each sends `compress` once it is subscribed, so the server
+/// How fan-out subscribers connect: over TCP, WebSocket, Server-Sent Events, or TCP with
+/// deflate (`--transport deflate`), where each sends `compress` once it is subscribed, so the server
 /// deflates every value once per subscriber, and the benchmark inflates it again.
 extension FanOutScenario {
   /// Connects one subscriber as `--transport` says; compression starts after subscribing.
   func connectSubscriber(
     _ server: ServerUnderTest, readCapacity: Int, deadline: Deadline
   ) throws(BenchError) -> ClientConnection {
-    guard configuration.transport == .webSocket else {
+    let transport = configuration.transport
+    guard transport == .webSocket || transport == .serverSentEvents else {
       return try ClientConnection(to: server.address, readCapacity: readCapacity)
     }
     guard let port = server.httpPort else {
-      throw .unexpected("WebSocket rows need a server the benchmark starts (not --connect)")
+      throw .unexpected("\(transport) rows need a server the benchmark starts (not --connect)")
     }
     let connection = try ClientConnection(
       to: LoopbackAddress(ipv4Port: port), readCapacity: readCapacity)
-    try connection.upgradeToWebSocket(port: port, deadline: deadline)
+    if transport == .webSocket {
+      try connection.upgradeToWebSocket(port: port, deadline: deadline)
+    } else {
+      // The query subscribes, in the loop turn that writes the head: long before the
+      // publisher's own handshake ends, so no value is published before it.
+      try connection.openEventStream(of: Self.stream, deadline: deadline)
+    }
     return connection
   }
 

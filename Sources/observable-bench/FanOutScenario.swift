@@ -32,7 +32,8 @@ struct FanOutScenario: Scenario {
   var parameter: String {
     let count = configuration.subscribers
     let suffix =
-      [.webSocket: " (WebSocket)", .deflate: " (deflate)"][configuration.transport] ?? ""
+      [.webSocket: " (WebSocket)", .deflate: " (deflate)", .serverSentEvents: " (SSE)"][
+        configuration.transport] ?? ""
     return "\(count) subscriber\(count == 1 ? "" : "s")\(suffix)"
   }
 
@@ -45,7 +46,9 @@ struct FanOutScenario: Scenario {
       try connectSubscriber(server, readCapacity: readCapacity, deadline: deadline)
     }
     let publisher = try ClientConnection(to: server.address)
-    try Handshake.run(subscribers, deadline: deadline) { _ in LineShape.subscribe(Self.stream) }
+    if configuration.transport != .serverSentEvents {
+      try Handshake.run(subscribers, deadline: deadline) { _ in LineShape.subscribe(Self.stream) }
+    }
     if configuration.transport == .deflate {
       try Self.startCompression(subscribers, deadline: deadline)
     }

@@ -126,6 +126,7 @@ public final class ObservableServer: Sendable {
         counters: counters, allowOrigins: configuration.allowOrigins, cluster: registry.cluster,
         isServing: { admission.isAccepting }, scheme: socket.servesTLS ? "https" : "http",
         access: context.access, eventHeartbeat: configuration.serverSentEventsHeartbeat,
+        eventRetry: configuration.serverSentEventsRetry,
         keepsHistory: configuration.historyPerTopic > 0 && registry.cluster == nil)
       : nil
     let slots: Admission.Slots = router == nil ? .line : .http

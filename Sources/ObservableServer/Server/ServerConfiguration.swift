@@ -33,6 +33,9 @@ public struct ServerConfiguration: Sendable {
   public var httpHeadTimeout: Duration = .seconds(10)
   /// How often an idle `GET /sse` stream gets a comment line, so proxies keep it open.
   public var serverSentEventsHeartbeat: Duration = .seconds(15)
+  /// How long a browser waits before it reconnects a dropped `GET /sse` stream, sent as the
+  /// stream's first field (`retry:`), so every browser waits the same (Chromium's own default).
+  public var serverSentEventsRetry: Duration = .seconds(3)
   /// Already listening descriptors to serve instead of binding, as systemd hands them over;
   /// one named `http` is served as HTTP, `tls` as the line protocol over TLS and `https` as
   /// HTTP over TLS.

@@ -21,6 +21,26 @@ struct ServerSentEventsClientTests {
     #expect(summary["ok"] as? Bool == true, "\(summary)")
   }
 
+  /// The test: the connection drops mid-stream (a proxy resets it), the browser
+  /// reconnects by itself after the stream's `retry:` with `Last-Event-ID`, and the page sees
+  /// every value once, in order, including those published while it was away.
+  @Test func chromiumsEventSourceResumesWithoutAGapAfterTheConnectionDrops() throws {
+    try RequiredTool.require(ChildProcess.isInstalled("chromium-headless-shell"), "chromium")
+    let server = try TestServer.withHTTP {
+      $0.historyPerTopic = 1_000
+      $0.serverSentEventsRetry = .milliseconds(100)
+    }
+    defer { server.stop() }
+    let output = try PythonScript(name: "event_source_check.py").run(
+      [
+        "--url", "http://127.0.0.1:\(server.httpPort)", "--line-port", "\(server.port)",
+        "--stream", "news.1", "--count", "15", "--drop-after", "5", "--hold", "0.5",
+        "--timeout", "40",
+      ], importing: "websockets", timeout: .seconds(90), allowing: [1])
+    let summary = try JSONSerialization.jsonObject(with: output) as? [String: Any] ?? [:]
+    #expect(summary["ok"] as? Bool == true, "\(summary)")
+  }
+
   @Test func curlReceivesEventsOverHTTPS() throws {
     try RequiredTool.require(ChildProcess.isInstalled("curl"), "curl")
     try RequiredTool.require(TestCertificates.isAvailable, "openssl")

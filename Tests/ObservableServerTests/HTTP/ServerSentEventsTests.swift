@@ -16,11 +16,12 @@ struct ServerSentEventsTests {
     try publisher.request(#"{"op":"publish","stream":"room.a","value":{"n":0},"retain":true}"#)
     let events = try EventStreamClient(server, query: "stream=room.a&stream=other")
     defer { events.close() }
-    #expect(events.read(until: "\n\n"))
+    #expect(
+      events.read(until: "event: room.a\ndata: {\"stream\":\"room.a\",\"value\":{\"n\":0}}\n\n"))
     #expect(events.text.hasPrefix("HTTP/1.1 200 OK\r\n"))
     #expect(events.text.contains("Content-Type: text/event-stream\r\n"))
-    #expect(
-      events.text.contains("event: room.a\ndata: {\"stream\":\"room.a\",\"value\":{\"n\":0}}\n\n"))
+    // First, how long a browser waits before it reconnects: 3 s unless configured.
+    #expect(events.text.contains("\r\n\r\nretry: 3000\n\nevent: room.a\n"), "\(events.text)")
     try publisher.request("{\"op\":\"publish\",\"stream\":\"room.a\",\"value\":[1,\t2]}")
     try publisher.request(#"{"op":"publish","stream":"other","value":"x"}"#)
     #expect(events.read(until: "event: other\ndata: {\"stream\":\"other\",\"value\":\"x\"}\n\n"))
