@@ -183,6 +183,7 @@ package final class StreamRegistry: Sendable {
   /// Starts the fixed streams' background work on `scheduler`.
   package func start(on scheduler: any StreamScheduler) {
     for source in sources.values { source.start(on: scheduler) }
+    history?.start(on: scheduler)
   }
 
   /// How many distinct patterns have subscriptions; the pattern index holds no more.
@@ -191,6 +192,7 @@ package final class StreamRegistry: Sendable {
   /// Ends the fixed streams' background work.
   package func shutdown() {
     for source in sources.values { source.shutdown() }
+    history?.shutdown()
   }
 
   // MARK: Topic structure

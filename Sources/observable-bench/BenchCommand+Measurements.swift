@@ -57,7 +57,9 @@ extension BenchCommand {
       // A fresh random token per run: only the benchmark's own clients know it.
       let secret = token ? String(UInt64.random(in: 1...UInt64.max), radix: 36) : nil
       list.append(
-        SoakScenario(configuration: .init(seconds: duration, clients: clients, token: secret)))
+        SoakScenario(
+          configuration: .init(
+            seconds: duration, clients: clients, token: secret, history: soakHistory)))
     }
     if selected.contains(.patterns) {
       list.append(

@@ -99,6 +99,13 @@ struct BenchCommand: ParsableCommand {
   @Flag(help: "Soak: the server requires a token, and some clients never send it.")
   var token = false
 
+  @Option(
+    help: ArgumentHelp(
+      "Soak: values of history per topic the started server keeps (its --history; 0: none),"
+        + " within 8 MiB (its --max-history-bytes), so the byte limit is reached and evicts.",
+      valueName: "n"))
+  var soakHistory = 0
+
   @Option(help: ArgumentHelp("The observable-server executable to start.", valueName: "path"))
   var server: String?
 

@@ -15,7 +15,13 @@ struct SoakScenario: Scenario {
     var clients: Int
     /// A token the started server requires; `nil` runs it without one.
     var token: String?
+    /// Values of history per topic (`--history`); 0 keeps none.
+    var history = 0
   }
+
+  /// The started server's `--max-history-bytes` with history on: small, so the soak's values
+  /// reach it and the oldest are evicted throughout, which is what the RSS check is for.
+  static let maxHistoryBytes = 8 << 20
 
   let configuration: Configuration
 
@@ -36,12 +42,18 @@ struct SoakScenario: Scenario {
   var parameter: String {
     "\(Format.grouped(configuration.clients)) clients, \(Int(configuration.seconds)) s"
       + (configuration.token == nil ? "" : ", token")
+      + (configuration.history == 0 ? "" : ", history \(configuration.history)")
   }
   var warmUpSeconds: Double { min(30, max(5, configuration.seconds / 10)) }
 
   var serverNeeds: ServerNeeds {
     var arguments = ["--max-queued-bytes", "\(Self.maxQueuedBytes)"]
     if let token = configuration.token { arguments += ["--token", token] }
+    if configuration.history > 0 {
+      arguments += [
+        "--history", "\(configuration.history)", "--max-history-bytes", "\(Self.maxHistoryBytes)",
+      ]
+    }
     return ServerNeeds(arguments: arguments, capturesLog: true)
   }
 

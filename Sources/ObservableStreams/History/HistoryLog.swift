@@ -1,24 +1,34 @@
+import ObservableWire
+
 /// The values every topic's history holds, with the server-wide sequence and the bounds.
 ///
-/// Each topic keeps its values oldest first (``TopicHistory``); `order` keeps every value the
-/// server holds in sequence order, so that `--max-history-bytes` and `--history-ttl` evict the
-/// server's oldest first whatever its topic. A value a topic lost to `--history` leaves a stale
-/// entry in `order`, skipped when reached and swept out once stale entries outnumber live ones.
+/// Each topic keeps its values oldest first (``TopicHistory``) in a slot of `slots`, found by
+/// name and, for patterns, through a trie; `order` keeps every value the server holds in
+/// sequence order, so that `--max-history-bytes` and `--history-ttl` evict the server's oldest
+/// first whatever its topic. Topics are values in an array rather than objects: the publish
+/// path then counts no references and needs no run-time exclusivity checks.
 struct HistoryLog {
   let configuration: HistoryConfiguration
   /// The sequence of the newest value; the next is one more.
   private(set) var sequence: UInt64 = 0
-  private(set) var topics: [String: TopicHistory] = [:]
-  /// The same topics in a trie, for the topics a pattern matches.
-  private var names = TokenTrie<TopicHistory>()
-  private var order = HistoryRing<(sequence: UInt64, topic: TopicHistory)>()
+  /// Each topic's history; `nil` in a slot free for the next new topic.
+  private(set) var slots: [TopicHistory?] = []
+  private var freeSlots: [Int] = []
+  /// The slot of each topic by name.
+  private var slotByName: [String: Int] = [:]
+  /// The same slots in a trie, for the topics a pattern matches.
+  private var names = TokenTrie<Int>()
+  private var order = HistoryOrder()
+  /// Entries of the server-wide order, stale ones included; never more than about twice
+  /// ``values``.
+  var orderCount: Int { order.count }
   /// The newest value lost with a topic the history forgot: a pattern, or a name whose topic
   /// the history no longer has, cannot be resumed from before it.
   private(set) var droppedThrough: UInt64 = 0
   private(set) var values = 0
   private(set) var bytes = 0
-  /// The topic recorded to last, which the next value most likely goes to as well.
-  private var lastTopic: TopicHistory?
+  /// The topic recorded to last, which the next publish most likely goes to as well.
+  private var lastSlot: (name: String, slot: Int)?
   /// Values evicted since the counters were last told.
   var evictedSinceReport = 0
   /// The sequences evicted since the recorder was last told, when there is one.
@@ -28,29 +38,25 @@ struct HistoryLog {
     self.configuration = configuration
   }
 
-  /// Keeps `line`, the plain line of one value of topic `name`; returns its sequence.
-  mutating func record(_ line: [UInt8], name: String, at time: ContinuousClock.Instant) -> UInt64 {
-    sequence += 1
-    // A batch's lines share their topic: compared by name, it is not hashed again.
-    let topic: TopicHistory
-    if let last = lastTopic, !last.dropped, last.name == name {
-      topic = last
-    } else {
-      topic = topics[name] ?? makeTopic(name)
-      lastTopic = topic
+  /// Keeps the `count` plain lines of topic `name` in `lines`, one after another; returns the
+  /// sequence of the first, the others following it one by one.
+  mutating func record(
+    _ lines: UnsafeRawBufferPointer, count: Int, name: String, at time: ContinuousClock.Instant
+  ) -> UInt64 {
+    let first = sequence + 1
+    guard let base = lines.baseAddress else { return first }
+    var slot = self.slot(for: name)
+    var start = 0
+    for _ in 0..<count {
+      // memchr, not a scan byte by byte: this runs per value.
+      let end =
+        ByteSearch.first(0x0A, in: base + start, count: lines.count - start)
+        .map { $0 - base + 1 } ?? lines.count
+      if slots[slot] == nil { slot = self.slot(for: name) }
+      append(UnsafeRawBufferPointer(rebasing: lines[start..<end]), slot: slot, at: time)
+      start = end
     }
-    let entry = HistoryEntry(sequence: sequence, line: line, time: time)
-    topic.append(entry)
-    order.append((sequence, topic))
-    values += 1
-    bytes += entry.cost
-    if topic.entries.count > configuration.valuesPerTopic { evictOldest(of: topic) }
-    while bytes > configuration.maxBytes, let oldest = order.first {
-      order.removeFirst()
-      if oldest.topic.holdsOldest(oldest.sequence) { evictOldest(of: oldest.topic) }
-    }
-    if order.count > 2 * values + 1024 { order.keep { $0.topic.holds($0.sequence) } }
-    return sequence
+    return first
   }
 
   /// Keeps `line`, a value read back from the store, at its own `sequence`, which is later
@@ -59,7 +65,7 @@ struct HistoryLog {
     _ line: [UInt8], name: String, sequence: UInt64, at time: ContinuousClock.Instant
   ) {
     self.sequence = sequence - 1
-    _ = record(line, name: name, at: time)
+    _ = line.withUnsafeBytes { record($0, count: 1, name: name, at: time) }
   }
 
   /// Makes the next sequence come after `sequence`: the store's last, which may be past what
@@ -72,9 +78,9 @@ struct HistoryLog {
   mutating func evictExpired(now: ContinuousClock.Instant) {
     guard let timeToLive = configuration.timeToLive else { return }
     while let oldest = order.first {
-      if oldest.topic.holdsOldest(oldest.sequence) {
-        guard now - oldest.topic.entries[0].time > timeToLive else { return }
-        evictOldest(of: oldest.topic)
+      if let entry = slots[oldest.slot]?.oldest, entry.sequence == oldest.sequence {
+        guard now - entry.time > timeToLive else { return }
+        evictOldest(of: oldest.slot)
       }
       order.removeFirst()
     }
@@ -83,38 +89,86 @@ struct HistoryLog {
   /// Whether nothing any topic `name` names (a pattern's topics, when `isPattern`) published
   /// after `sequence` was lost.
   func reaches(back sequence: UInt64, _ name: String, isPattern: Bool) -> Bool {
-    guard isPattern else { return sequence >= (topics[name]?.lastEvicted ?? droppedThrough) }
+    guard isPattern else { return sequence >= (topic(name)?.lastEvicted ?? droppedThrough) }
     guard sequence >= droppedThrough else { return false }
     var reaches = true
-    names.forEachName(matchedBy: name) { reaches = reaches && sequence >= $0.lastEvicted }
+    names.forEachName(matchedBy: name) { reaches = reaches && sequence >= slots[$0]!.lastEvicted }
     return reaches
+  }
+
+  /// The history of topic `name`, if it has one.
+  func topic(_ name: String) -> TopicHistory? {
+    slotByName[name].flatMap { slots[$0] }
   }
 
   /// The topics `name` names: itself, or those the pattern matches.
   func topics(named name: String, isPattern: Bool) -> [TopicHistory] {
-    guard isPattern else { return topics[name].map { [$0] } ?? [] }
+    guard isPattern else { return topic(name).map { [$0] } ?? [] }
     var found: [TopicHistory] = []
-    names.forEachName(matchedBy: name) { found.append($0) }
+    names.forEachName(matchedBy: name) { found.append(slots[$0]!) }
     return found
   }
 
-  private mutating func makeTopic(_ name: String) -> TopicHistory {
-    let topic = TopicHistory(name: name, lastEvicted: droppedThrough)
-    topics[name] = topic
-    names.update(name) { $0 = topic }
-    return topic
+  private mutating func append(
+    _ line: UnsafeRawBufferPointer, slot: Int, at time: ContinuousClock.Instant
+  ) {
+    sequence += 1
+    // At `--history` already: the oldest goes, and the topic stays although it may be empty
+    // for a moment (`--history 1`).
+    if slots[slot]!.count >= configuration.valuesPerTopic {
+      if let oldest = slots[slot]!.oldest { evictedSequences?.append(oldest.sequence) }
+      bytes -= slots[slot]!.removeOldest()
+      values -= 1
+      evictedSinceReport += 1
+    }
+    bytes += slots[slot]!.append(
+      line, sequence: sequence, time: time, limit: configuration.valuesPerTopic)
+    values += 1
+    order.append(sequence, slot: slot)
+    while bytes > configuration.maxBytes, let oldest = order.first {
+      order.removeFirst()
+      if slots[oldest.slot]?.oldest?.sequence == oldest.sequence { evictOldest(of: oldest.slot) }
+    }
+    if order.count > 2 * values + 1024 {
+      order.sweep { [slots] entry in slots[entry.slot]?.holds(entry.sequence) == true }
+    }
   }
 
-  private mutating func evictOldest(of topic: TopicHistory) {
-    let entry = topic.evictOldest()
+  /// The slot of topic `name`, made if the history has no such topic.
+  private mutating func slot(for name: String) -> Int {
+    if let last = lastSlot, last.name == name { return last.slot }
+    let slot = slotByName[name] ?? makeTopic(name)
+    lastSlot = (name, slot)
+    return slot
+  }
+
+  private mutating func makeTopic(_ name: String) -> Int {
+    let topic = TopicHistory(name: name, lastEvicted: droppedThrough)
+    let slot: Int
+    if let free = freeSlots.popLast() {
+      slot = free
+      slots[slot] = topic
+    } else {
+      slot = slots.count
+      slots.append(topic)
+    }
+    slotByName[name] = slot
+    names.update(name) { $0 = slot }
+    return slot
+  }
+
+  /// Forgets the oldest value of the topic in `slot`, and the topic when that was its last.
+  private mutating func evictOldest(of slot: Int) {
+    if let oldest = slots[slot]!.oldest { evictedSequences?.append(oldest.sequence) }
+    bytes -= slots[slot]!.removeOldest()
     values -= 1
-    bytes -= entry.cost
     evictedSinceReport += 1
-    evictedSequences?.append(entry.sequence)
-    guard topic.entries.isEmpty else { return }
-    topic.dropped = true
+    guard let topic = slots[slot], topic.count == 0 else { return }
     droppedThrough = max(droppedThrough, topic.lastEvicted)
-    topics[topic.name] = nil
+    slots[slot] = nil
+    freeSlots.append(slot)
+    if lastSlot?.slot == slot { lastSlot = nil }
+    slotByName[topic.name] = nil
     names.update(topic.name) { $0 = nil }
   }
 }

@@ -34,9 +34,9 @@ struct HistoryPick {
   static func after(_ sequence: UInt64, in topics: [TopicHistory]) -> [HistoryPick] {
     var picks: [HistoryPick] = []
     for topic in topics {
-      for index in topic.firstIndex(after: sequence)..<topic.entries.count {
-        let entry = topic.entries[index]
-        picks.append(HistoryPick(sequence: entry.sequence, line: entry.line, topic: topic.name))
+      for index in topic.firstIndex(after: sequence)..<topic.count {
+        picks.append(
+          HistoryPick(sequence: topic[index].sequence, line: topic.line(index), topic: topic.name))
       }
     }
     if topics.count > 1 { picks.sort { $0.sequence < $1.sequence } }
@@ -48,10 +48,10 @@ struct HistoryPick {
   static func last(_ limit: Int?, in topics: [TopicHistory]) -> [HistoryPick] {
     var picks: [HistoryPick] = []
     for topic in topics {
-      let count = topic.entries.count
+      let count = topic.count
       for index in max(0, count - (limit ?? count))..<count {
-        let entry = topic.entries[index]
-        picks.append(HistoryPick(sequence: entry.sequence, line: entry.line, topic: topic.name))
+        picks.append(
+          HistoryPick(sequence: topic[index].sequence, line: topic.line(index), topic: topic.name))
       }
     }
     if topics.count > 1 { picks.sort { $0.sequence < $1.sequence } }

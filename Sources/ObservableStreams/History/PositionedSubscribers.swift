@@ -10,6 +10,9 @@ struct PositionedSubscribers {
   private var direct: [String: ObserverSet] = [:]
   private var patterns = PatternIndex()
 
+  /// Whether no subscription asked for positions, so a publish need not look for any.
+  var isEmpty: Bool { direct.isEmpty && patterns.isEmpty }
+
   mutating func insert(_ observer: StreamObserver, key: UInt64, name: String, isPattern: Bool) {
     guard isPattern else { return direct[name, default: ObserverSet()].insert(observer, key: key) }
     patterns.update(name) { subscribers in
@@ -31,11 +34,12 @@ struct PositionedSubscribers {
     }
   }
 
-  /// Hands the values of topic `name`, plain `lines` with their `sequences`, to the
-  /// subscriptions with positions; returns how many there were.
+  /// Hands the `count` values of topic `name`, plain `lines` whose sequences run from `first`,
+  /// to the subscriptions with positions; returns how many there were.
   mutating func deliver(
-    _ lines: [UInt8], sequences: [UInt64], name: String, epoch: UInt32
+    _ lines: [UInt8], first: UInt64, count: Int, name: String, epoch: UInt32
   ) -> Int {
+    let sequences = first..<(first + UInt64(count))
     var receivers = 0
     if let observers = direct[name] {
       observers.deliver(Self.positioned(lines, sequences, epoch))
@@ -54,7 +58,9 @@ struct PositionedSubscribers {
   }
 
   /// `lines`, one per sequence in `sequences`, each with its position added.
-  static func positioned(_ lines: [UInt8], _ sequences: [UInt64], _ epoch: UInt32) -> [UInt8] {
+  static func positioned(
+    _ lines: [UInt8], _ sequences: Range<UInt64>, _ epoch: UInt32
+  ) -> [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(lines.count + sequences.count * DeliveryEncoder.positionOverhead)
     lines.withUnsafeBytes { bytes in

@@ -22,6 +22,10 @@ package final class StreamHistory: Sendable {
   package let configuration: HistoryConfiguration
   private let counters: ServerCounters
   private let state: Locked<HistoryState>
+  /// Where the expiry timer runs, while it should.
+  private let expiryScheduler = Locked<(any StreamScheduler)?>(nil)
+  /// The pending expiry; touched on the scheduler's thread only.
+  nonisolated(unsafe) private var expiryTimer: (any StreamTimer)?
 
   /// The epoch of this run's positions: the configuration's, or the store's once restored.
   package var epoch: UInt32 { state.withLock { $0.epoch } }
@@ -48,10 +52,11 @@ package final class StreamHistory: Sendable {
       }
       state.log.continueAfter(max(lastSequence, 1))
       for (topic, line) in retained {
-        let kept = state.log.topics[topic]?.entries
         var sequence = state.log.sequence
-        if let kept, let index = (0..<kept.count).last(where: { kept[$0].line == line }) {
-          sequence = kept[index].sequence
+        if let kept = state.log.topic(topic),
+          let offset = (0..<kept.count).last(where: { kept.line($0) == line })
+        {
+          sequence = kept[offset].sequence
         }
         state.retainedSequences[topic] = sequence
       }
@@ -71,33 +76,22 @@ package final class StreamHistory: Sendable {
       var outcome = deliver()
       guard !outcome.refused else { return outcome }
       state.log.evictExpired(now: now)
-      var sequences: [UInt64] = []
-      sequences.reserveCapacity(count)
-      var kept: [[UInt8]] = []
-      lines.withUnsafeBytes { bytes in
-        guard let base = bytes.baseAddress else { return }
-        var start = 0
-        while start < bytes.count {
-          // memchr and one copy per line, not a scan and a copy byte by byte: this runs per value.
-          let end =
-            ByteSearch.first(0x0A, in: base + start, count: bytes.count - start)
-            .map { $0 - base + 1 } ?? bytes.count
-          let line = [UInt8](unsafeUninitializedCapacity: end - start) { buffer, initialized in
-            UnsafeMutableRawBufferPointer(buffer).copyMemory(
-              from: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
-            initialized = end - start
-          }
-          sequences.append(state.log.record(line, name: name, at: now))
-          if state.recorder != nil { kept.append(line) }
-          start = end
-        }
+      // The lines are copied into the topic's rings; sequences are consecutive, so the first
+      // and the count say them all, and positions are written only for subscribers that asked.
+      let first = lines.withUnsafeBytes { state.log.record($0, count: count, name: name, at: now) }
+      if retain { state.retainedSequences[name] = first + UInt64(count) - 1 }
+      if let recorder = state.recorder {
+        recorder.recorded(
+          Self.split(lines), sequences: Array(first..<first + UInt64(count)), topic: name)
       }
-      if retain { state.retainedSequences[name] = sequences.last }
-      state.recorder?.recorded(kept, sequences: sequences, topic: name)
+      guard !state.subscribers.isEmpty else {
+        report(&state, delivered: 0)
+        return outcome
+      }
       let positioned = state.subscribers.deliver(
-        lines, sequences: sequences, name: name, epoch: state.epoch)
+        lines, first: first, count: count, name: name, epoch: state.epoch)
       outcome.receivers += positioned
-      report(&state, delivered: positioned * sequences.count)
+      report(&state, delivered: positioned * count)
       return outcome
     }
   }
@@ -148,7 +142,7 @@ package final class StreamHistory: Sendable {
       if let after = retainedAfter {
         let extra = retained().compactMap { topic, line -> HistoryPick? in
           guard let sequence = state.retainedSequences[topic], sequence > after,
-            since == nil || state.log.topics[topic]?.holds(sequence) != true
+            since == nil || state.log.topic(topic)?.holds(sequence) != true
           else { return nil }
           return HistoryPick(sequence: sequence, line: line, topic: topic)
         }
@@ -188,6 +182,62 @@ package final class StreamHistory: Sendable {
       )
     }
     return (HistoryPick.encode(picks, name: name, isPattern: isPattern, epoch: epoch), picks.count)
+  }
+
+  /// Starts forgetting expired values on `scheduler` every ``expiryInterval``, with
+  /// `--history-ttl`: otherwise only a publish, a resume or a read would, and a topic gone
+  /// quiet would hold its values, up to `--max-history-bytes`, until the next one.
+  package func start(on scheduler: any StreamScheduler) {
+    guard configuration.timeToLive != nil else { return }
+    expiryScheduler.withLock { $0 = scheduler }
+    scheduler.execute { [self] in scheduleExpiry(on: scheduler) }
+  }
+
+  /// Stops forgetting expired values on a timer.
+  package func shutdown() {
+    let scheduler = expiryScheduler.withLock { $0.take() }
+    scheduler?.execute { [self] in
+      expiryTimer?.cancel()
+      expiryTimer = nil
+    }
+  }
+
+  /// How often expired values are looked for: half the time to live, within 1 to 60 seconds;
+  /// a value outlives `--history-ttl` by at most this.
+  var expiryInterval: Duration {
+    min(max((configuration.timeToLive ?? .zero) / 2, .seconds(1)), .seconds(60))
+  }
+
+  /// On the scheduler's thread.
+  private func scheduleExpiry(on scheduler: any StreamScheduler) {
+    guard expiryScheduler.withLock({ $0 != nil }) else { return }
+    expiryTimer = scheduler.scheduleTimer(in: expiryInterval) { [self] in
+      expiryTimer = nil
+      let now = ContinuousClock.now
+      state.withLock { state in
+        state.log.evictExpired(now: now)
+        report(&state, delivered: 0)
+      }
+      scheduleExpiry(on: scheduler)
+    }
+  }
+
+  /// The lines of `lines`, one array each, for the store's recorder: copied only when there is
+  /// one, since the history itself keeps the bytes in its rings.
+  private static func split(_ lines: [UInt8]) -> [[UInt8]] {
+    lines.withUnsafeBytes { bytes in
+      guard let base = bytes.baseAddress else { return [] }
+      var split: [[UInt8]] = []
+      var start = 0
+      while start < bytes.count {
+        let end =
+          ByteSearch.first(0x0A, in: base + start, count: bytes.count - start)
+          .map { $0 - base + 1 } ?? bytes.count
+        split.append(Array(bytes[start..<end]))
+        start = end
+      }
+      return split
+    }
   }
 
   /// Brings the history's counters and recorder up to date; called under the lock, so they

@@ -1,68 +1,116 @@
-import ObservableWire
-
-/// One value the history keeps: its position in the server's sequence and its plain delivery
-/// line, `{"stream":NAME,"value":V}\n`.
+/// One value a topic's history keeps: its position in the server's sequence, where its plain
+/// delivery line `{"stream":NAME,"value":V}\n` is in the topic's ``HistoryBytes``, and when it
+/// was published. Plain data, so the ring of entries is copied and moved without reference
+/// counting.
 struct HistoryEntry {
   let sequence: UInt64
-  let line: [UInt8]
+  /// The line's logical start in the topic's bytes.
+  let start: Int
+  let length: Int
   /// When it was published, for `--history-ttl`.
   let time: ContinuousClock.Instant
 
   /// What the entry counts against `--max-history-bytes`: its line and what holding it costs.
-  var cost: Int { line.count + Self.overhead }
-  /// The entry itself and its slot in the server-wide order, measured on 64-bit Linux.
+  var cost: Int { length + Self.overhead }
+  /// The entry (40 bytes), its slot in the server-wide order (16) and the ring's slack, on
+  /// 64-bit Linux.
   static let overhead = 64
 }
 
-/// The values one topic's history holds, oldest first.
-final class TopicHistory {
+/// The values one topic's history holds, oldest first: a ring of entries that grows up to
+/// `--history` and is reused from then on, and the lines' bytes in a ring of their own.
+struct TopicHistory {
   let name: String
-  /// The length of `{"stream":NAME,"value":`, which each of the topic's lines starts with.
-  let plainPrefixLength: Int
-  private(set) var entries = HistoryRing<HistoryEntry>()
+  private var entries: [HistoryEntry] = []
+  /// Where the oldest entry is in `entries`.
+  private var head = 0
+  /// The entries held.
+  private(set) var count = 0
+  private var bytes = HistoryBytes()
   /// The sequence of the newest value this topic lost to a bound (0 if none): a resume from a
   /// position before it cannot be complete.
   private(set) var lastEvicted: UInt64
-  /// Set once the history forgot the topic; its entries in the server-wide order are stale.
-  var dropped = false
 
   init(name: String, lastEvicted: UInt64) {
     self.name = name
     self.lastEvicted = lastEvicted
-    plainPrefixLength = DeliveryEncoder.prefixLength(stream: name)
   }
 
-  func append(_ entry: HistoryEntry) {
-    entries.append(entry)
+  /// The entry `offset` places from the oldest.
+  subscript(offset: Int) -> HistoryEntry {
+    var index = head + offset
+    if index >= entries.count { index -= entries.count }
+    return entries[index]
   }
 
-  /// Forgets the oldest value.
-  func evictOldest() -> HistoryEntry {
-    let entry = entries.removeFirst()
+  /// The oldest entry, if any.
+  var oldest: HistoryEntry? { count == 0 ? nil : entries[head] }
+
+  /// Keeps `line` as the newest value; `limit` is `--history`, which the ring never outgrows.
+  /// Returns its cost against `--max-history-bytes`.
+  mutating func append(
+    _ line: UnsafeRawBufferPointer, sequence: UInt64, time: ContinuousClock.Instant, limit: Int
+  ) -> Int {
+    if count == entries.count { grow(limit: limit) }
+    let entry = HistoryEntry(
+      sequence: sequence, start: bytes.append(line), length: line.count, time: time)
+    var tail = head + count
+    if tail >= entries.count { tail -= entries.count }
+    entries[tail] = entry
+    count += 1
+    return entry.cost
+  }
+
+  /// Forgets the oldest value; returns its cost against `--max-history-bytes`.
+  mutating func removeOldest() -> Int {
+    let entry = entries[head]
+    head += 1
+    if head == entries.count { head = 0 }
+    count -= 1
+    bytes.removeFirst(entry.length)
     lastEvicted = entry.sequence
-    return entry
+    return entry.cost
   }
 
-  /// Whether the oldest value is `sequence`: an entry of the server-wide order is live when it
-  /// is, since each topic loses values from its front only.
-  func holdsOldest(_ sequence: UInt64) -> Bool {
-    !dropped && entries.first?.sequence == sequence
-  }
-
-  /// Whether `sequence` is one of the values held.
+  /// Whether `sequence` is one of the values held: each topic loses values from its front
+  /// only, so every sequence from the oldest on is.
   func holds(_ sequence: UInt64) -> Bool {
-    guard !dropped, let first = entries.first?.sequence else { return false }
-    return sequence >= first
+    guard let oldest else { return false }
+    return sequence >= oldest.sequence
+  }
+
+  /// The plain line of the value `offset` places from the oldest.
+  func line(_ offset: Int) -> [UInt8] {
+    let entry = self[offset]
+    return bytes.line(start: entry.start, length: entry.length)
   }
 
   /// The index of the first entry after `sequence`, found by bisection.
   func firstIndex(after sequence: UInt64) -> Int {
     var low = 0
-    var high = entries.count
+    var high = count
     while low < high {
       let middle = (low + high) / 2
-      if entries[middle].sequence <= sequence { low = middle + 1 } else { high = middle }
+      if self[middle].sequence <= sequence { low = middle + 1 } else { high = middle }
     }
     return low
   }
+
+  /// Bytes the topic's rings hold now, for tests of what eviction gives back.
+  var storageBytes: Int { bytes.capacity + entries.count * MemoryLayout<HistoryEntry>.stride }
+
+  /// Doubles the ring of entries, up to `limit`, with the oldest moved to the front.
+  private mutating func grow(limit: Int) {
+    let capacity = min(max(8, 2 * entries.count), max(limit, count + 1))
+    var grown: [HistoryEntry] = []
+    grown.reserveCapacity(capacity)
+    for offset in 0..<count { grown.append(self[offset]) }
+    let filler = HistoryEntry(sequence: 0, start: 0, length: 0, time: Self.never)
+    grown.append(contentsOf: repeatElement(filler, count: capacity - count))
+    entries = grown
+    head = 0
+  }
+
+  /// The time an unused slot holds.
+  private static let never = ContinuousClock.Instant.now
 }

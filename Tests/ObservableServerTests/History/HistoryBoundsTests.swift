@@ -35,6 +35,20 @@ struct HistoryBoundsTests {
     #expect(try server.stats()["history_values"] as? Int == 0)
   }
 
+  @Test func expiredValuesAreGivenBackWithoutAnotherRequest() throws {
+    // Nothing is published, resumed or read after the value: a timer has to forget it.
+    let server = try TestServer.withHistory(100, ttl: .milliseconds(200))
+    defer { server.stop() }
+    let client = try server.connect()
+    try client.request("publish h.quiet 1")
+    #expect(try server.stats()["history_values"] as? Int == 1)
+    #expect(
+      try eventually(timeout: .seconds(10)) {
+        let stats = try server.stats()
+        return stats["history_values"] as? Int == 0 && stats["history_bytes"] as? Int == 0
+      })
+  }
+
   @Test func theByteLimitEvictsTheServersOldestValuesFirst() throws {
     // Each value of 100 bytes costs about 190 with its line and bookkeeping: 20 fit in 4000.
     let server = try TestServer.withHistory(1000, maxBytes: 4000)

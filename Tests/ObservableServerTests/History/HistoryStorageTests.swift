@@ -1,0 +1,129 @@
+import Testing
+
+@testable import ObservableStreams
+
+/// The history's storage: each topic's rings of entries and bytes, and the server-wide order
+/// that `--max-history-bytes` and `--history-ttl` evict from.
+@Suite("History storage", .timeLimit(.minutes(1)))
+struct HistoryStorageTests {
+  /// Keeps `values` as lines of topic `name`, in one publish; returns the first sequence.
+  @discardableResult
+  static func record(
+    _ log: inout HistoryLog, _ name: String, _ values: [String],
+    at time: ContinuousClock.Instant = .now
+  ) -> UInt64 {
+    let lines = Array(values.map { $0 + "\n" }.joined().utf8)
+    return lines.withUnsafeBytes { log.record($0, count: values.count, name: name, at: time) }
+  }
+
+  /// The values topic `name` holds, oldest first, without their newlines.
+  static func held(_ log: HistoryLog, _ name: String) -> [String] {
+    guard let topic = log.topic(name) else { return [] }
+    return (0..<topic.count).map { String(decoding: topic.line($0).dropLast(), as: UTF8.self) }
+  }
+
+  @Test func lineBytesSurviveWrappingAndGrowing() {
+    var ring = HistoryBytes()
+    var held: [(start: Int, line: [UInt8])] = []
+    // Lines of changing lengths, the oldest forgotten as new ones come, so the ring wraps
+    // many times and grows when a long line does not fit.
+    for number in 0..<2000 {
+      let line = Array(
+        String(repeating: Character(String(number % 10)), count: 1 + number % 97).utf8)
+      let start = line.withUnsafeBytes { ring.append($0) }
+      held.append((start, line))
+      if held.count > 5 { ring.removeFirst(held.removeFirst().line.count) }
+      for (start, line) in held { #expect(ring.line(start: start, length: line.count) == line) }
+    }
+    #expect(ring.count == held.map(\.line.count).reduce(0, +))
+    #expect(ring.capacity <= 1024)
+  }
+
+  @Test func aRingThatEmptiesGivesItsStorageBack() {
+    var ring = HistoryBytes()
+    let line = [UInt8](repeating: 0x61, count: 1000)
+    var starts: [Int] = []
+    for _ in 0..<100 { starts.append(line.withUnsafeBytes { ring.append($0) }) }
+    let grown = ring.capacity
+    #expect(grown >= 100_000)
+    for _ in 0..<99 { ring.removeFirst(line.count) }
+    #expect(ring.capacity < grown / 8)
+    #expect(ring.line(start: starts.last!, length: line.count) == line)
+  }
+
+  @Test func eachTopicEvictsItsOldestAtItsLimit() {
+    var log = HistoryLog(configuration: .init(valuesPerTopic: 3))
+    Self.record(&log, "a", ["1", "2"])
+    Self.record(&log, "b", ["x"])
+    let first = Self.record(&log, "a", ["3", "4", "5"])
+    #expect(first == 4)
+    #expect(Self.held(log, "a") == ["3", "4", "5"])
+    #expect(Self.held(log, "b") == ["x"])
+    #expect(log.values == 4)
+    #expect(log.topic("a")?.lastEvicted == 2)
+    #expect(log.reaches(back: 2, "a", isPattern: false))
+    #expect(!log.reaches(back: 1, "a", isPattern: false))
+  }
+
+  @Test func theByteLimitEvictsTheServersOldestFirstWhateverItsTopic() {
+    let cost = 10 + HistoryEntry.overhead  // a value of 9 bytes and its newline
+    var log = HistoryLog(configuration: .init(valuesPerTopic: 100, maxBytes: 4 * cost))
+    Self.record(&log, "old", ["o00000001", "o00000002"])
+    Self.record(&log, "new", ["n00000001", "n00000002"])
+    #expect(log.bytes == 4 * cost)
+    Self.record(&log, "new", ["n00000003"])
+    #expect(Self.held(log, "old") == ["o00000002"])
+    Self.record(&log, "new", ["n00000004"])
+    // The old topic lost its last value, so the history forgot it.
+    #expect(log.topic("old") == nil)
+    #expect(Self.held(log, "new") == ["n00000001", "n00000002", "n00000003", "n00000004"])
+    #expect(log.bytes == 4 * cost)
+    #expect(log.droppedThrough == 2)
+    #expect(!log.reaches(back: 1, "old", isPattern: false))
+    #expect(!log.reaches(back: 0, "*", isPattern: true))
+  }
+
+  @Test func aSlotReusedByAnotherTopicKeepsItsValues() {
+    let cost = 2 + HistoryEntry.overhead
+    var log = HistoryLog(configuration: .init(valuesPerTopic: 1, maxBytes: 2 * cost))
+    // "a" keeps one value, so its earlier ones stay in the order as stale entries.
+    for value in 1...5 { Self.record(&log, "a", ["\(value)"]) }
+    Self.record(&log, "b", ["b"])
+    Self.record(&log, "c", ["c"])
+    // "a" went for the byte limit; "d" takes its slot, and the limit takes the server's
+    // oldest value, of "b".
+    #expect(log.topic("a") == nil)
+    Self.record(&log, "d", ["d"])
+    #expect(log.topic("b") == nil)
+    #expect(Self.held(log, "c") == ["c"])
+    #expect(Self.held(log, "d") == ["d"])
+    #expect(log.values == 2)
+  }
+
+  @Test func staleEntriesAreSweptOutOfTheOrder() {
+    var log = HistoryLog(configuration: .init(valuesPerTopic: 2))
+    for value in 0..<20_000 { Self.record(&log, "t\(value % 3)", ["\(value)"]) }
+    #expect(log.values == 6)
+    #expect(log.orderCount <= 2 * log.values + 1025)
+    #expect(Self.held(log, "t1") == ["19996", "19999"])
+  }
+
+  @Test func theTimeToLiveEvictsTheOldestValuesOnly() {
+    let start = ContinuousClock.now
+    var log = HistoryLog(
+      configuration: .init(valuesPerTopic: 100, timeToLive: .seconds(10)))
+    Self.record(&log, "a", ["1"], at: start)
+    Self.record(&log, "b", ["2"], at: start + .seconds(5))
+    Self.record(&log, "a", ["3"], at: start + .seconds(8))
+    log.evictExpired(now: start + .seconds(9))
+    #expect(log.values == 3)
+    log.evictExpired(now: start + .seconds(11))
+    #expect(Self.held(log, "a") == ["3"])
+    log.evictExpired(now: start + .seconds(16))
+    #expect(log.topic("b") == nil)
+    #expect(Self.held(log, "a") == ["3"])
+    log.evictExpired(now: start + .seconds(19))
+    #expect(log.values == 0 && log.bytes == 0)
+    #expect(log.topic("a") == nil)
+  }
+}
