@@ -1,12 +1,13 @@
-/// How fan-out subscribers connect: over TCP, WebSocket, or TCP with deflate
-/// (`--transport deflate`), where each sends `compress` once it is subscribed, so the server
-/// deflates every value once per subscriber, and the benchmark inflates it again.
+/// How fan-out subscribers connect: over TCP, WebSocket (plain or with permessage-deflate), or
+/// TCP with deflate (`--transport deflate`), where each sends `compress` once it is
+/// subscribed, so the server deflates every value once per subscriber, and the benchmark
+/// inflates it again.
 extension FanOutScenario {
   /// Connects one subscriber as `--transport` says; compression starts after subscribing.
   func connectSubscriber(
     _ server: ServerUnderTest, readCapacity: Int, deadline: Deadline
   ) throws(BenchError) -> ClientConnection {
-    guard configuration.transport == .webSocket else {
+    guard let offer = configuration.transport.extensionOffer else {
       return try ClientConnection(to: server.address, readCapacity: readCapacity)
     }
     guard let port = server.httpPort else {
@@ -14,7 +15,7 @@ extension FanOutScenario {
     }
     let connection = try ClientConnection(
       to: LoopbackAddress(ipv4Port: port), readCapacity: readCapacity)
-    try connection.upgradeToWebSocket(port: port, deadline: deadline)
+    try connection.upgradeToWebSocket(port: port, offering: offer, deadline: deadline)
     return connection
   }
 
