@@ -111,7 +111,7 @@ let package = Package(
     // messages, an HTTP request head. A codec: bytes in, events out; no sockets, no Glibc.
     .target(
       name: "ObservableFraming",
-      dependencies: ["ObservableCounters", "ObservableWire", "WebSocket"]
+      dependencies: ["Locking", "ObservableCounters", "ObservableWire", "WebSocket"]
     ),
     // Connections on the event loops: reading, framing, writing through the outbox, closing,
     // listeners and admission. Where TLS plugs in, between the socket and the framing.

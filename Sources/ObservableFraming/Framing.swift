@@ -58,7 +58,8 @@ package protocol Framing: AnyObject {
   func openingRequests() -> [[UInt8]]
 
   /// How deliveries and replies go into the outbox, when not as lines: the framing's
-  /// ``encode(_:to:)`` then only copies what the outbox holds. Nil for lines and WebSocket.
+  /// ``encode(_:to:)`` then only copies what the outbox holds. Nil for lines, and for
+  /// WebSocket unless it compresses without context takeover.
   var outboxEncoding: (deliveries: any DeliveryEncoding, reply: ([UInt8]) -> [UInt8])? { get }
 }
 

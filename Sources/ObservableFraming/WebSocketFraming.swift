@@ -18,6 +18,7 @@ package final class WebSocketFraming: Framing {
     decoder = try WebSocketFrameDecoder(
       maximumMessageBytes: settings.maxLineBytes, deflate: handshake.deflate)
     encoder = try WebSocketFrameEncoder(deflate: handshake.deflate)
+    sharedFrames = handshake.deflate.flatMap(SharedDeflateFrames.encoding(for:))
     maxLineBytes = settings.maxLineBytes
     pingInterval = settings.webSocketPingInterval
     self.counters = counters
@@ -95,7 +96,30 @@ package final class WebSocketFraming: Framing {
   package func encode(_ lines: UnsafeRawBufferPointer, to out: inout [UInt8]) {
     // After the close frame, RFC 6455 section 5.5.1 allows no more data frames.
     guard said == nil else { return }
+    // With shared frames the outbox holds frames already, each starting with FIN set; a line
+    // (a `slow_consumer` notice written past the outbox) starts with `{`.
+    if sharedFrames != nil, let first = lines.first, first & 0x80 != 0 {
+      out.append(bytes: lines)
+      return
+    }
     encoder.appendTextMessages(lines: lines, to: &out)
+  }
+
+  /// Without context takeover, a value's compressed frames are made once for every such
+  /// subscriber (``SharedDeflateFrames``) and the outbox holds frames; replies are framed and
+  /// compressed by this connection's own encoder. Nil otherwise: lines go into the outbox and
+  /// are framed at write time, each connection compressing with its own context.
+  package var outboxEncoding: (deliveries: any DeliveryEncoding, reply: ([UInt8]) -> [UInt8])? {
+    guard let sharedFrames else { return nil }
+    return (
+      sharedFrames,
+      { [self] lines in
+        var frames: [UInt8] = []
+        guard said == nil else { return frames }
+        encoder.appendTextMessages(lines: lines, to: &frames)
+        return frames
+      }
+    )
   }
 
   /// WebSocket compresses per message, as negotiated at the handshake.
@@ -191,6 +215,9 @@ package final class WebSocketFraming: Framing {
 
   private let decoder: WebSocketFrameDecoder
   private let encoder: WebSocketFrameEncoder
+  /// The encoding shared with every subscriber of the same compressor settings, when this
+  /// connection compresses without context takeover.
+  private let sharedFrames: SharedDeflateFrames?
   private let pingInterval: Duration
   private let counters: ServerCounters
   /// Whether the peer sent anything since the last ping.

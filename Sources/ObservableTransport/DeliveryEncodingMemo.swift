@@ -1,35 +1,49 @@
 import Glibc
 import ObservableFraming
 
-/// The last value a ``DeliveryEncoding`` encoded on this thread, so that a value delivered to
-/// many subscribers of one encoding (SSE readers) is encoded once, not once per subscriber.
+/// The last value each ``DeliveryEncoding`` encoded on this thread, so that a value delivered
+/// to many subscribers of one encoding (SSE readers, WebSocket subscribers sharing compressed
+/// frames) is encoded once, not once per subscriber.
 ///
 /// A topic hands every observer the same array, one after another on the publisher's thread:
-/// the memo keeps that array and its encoding, and the next observer given an array with the
-/// same storage reuses the encoding. Holding the array keeps its storage alive and shared, so
-/// storage at the same address is the same bytes (a write would have copied it). One memo per
-/// thread, so that no lock is taken per delivery.
+/// the memo keeps that array and its encodings, and the next observer given an array with the
+/// same storage reuses the encoding it needs. Holding the array keeps its storage alive and
+/// shared, so storage at the same address is the same bytes (a write would have copied it).
+/// Subscribers of different encodings may take turns on one topic, so the memo keeps one
+/// encoding of the value per encoding in use, up to ``slots``; a new value drops them all. So
+/// it holds at most one value and a few encodings of it. One memo per thread, so that no lock
+/// is taken per delivery.
 final class DeliveryEncodingMemo {
-  /// `lines` encoded by `encoding`, made now or reused from the previous call on this thread.
+  /// `lines` encoded by `encoding`, made now or reused from an earlier call on this thread.
   static func encode(_ lines: [UInt8], by encoding: any DeliveryEncoding) -> [UInt8] {
-    let memo = current
+    current.encode(lines, by: encoding)
+  }
+
+  /// How many encodings of one value are kept: more encodings than this taking turns on one
+  /// topic cost one encoding per subscriber again, never memory.
+  static let slots = 4
+
+  /// How many encodings of the current value are held; for tests.
+  static var heldEncodings: Int { current.encodings.count }
+
+  private func encode(_ lines: [UInt8], by encoding: any DeliveryEncoding) -> [UInt8] {
     let address = lines.withUnsafeBytes { $0.baseAddress }
-    if memo.encoding === encoding, memo.address == address, memo.source.count == lines.count,
-      address != nil
-    {
-      return memo.encoded
+    if address != nil, self.address == address, source.count == lines.count {
+      for held in encodings where held.encoding === encoding { return held.encoded }
+    } else {
+      encodings.removeAll(keepingCapacity: true)
+      source = lines
+      self.address = address
     }
-    memo.encoded = encoding.encode(lines)
-    memo.source = lines
-    memo.address = address
-    memo.encoding = encoding
-    return memo.encoded
+    let encoded = encoding.encode(lines)
+    if encodings.count == Self.slots { encodings.removeFirst() }
+    encodings.append((encoding, encoded))
+    return encoded
   }
 
   private var source: [UInt8] = []
   private var address: UnsafeRawPointer?
-  private var encoded: [UInt8] = []
-  private var encoding: (any DeliveryEncoding)?
+  private var encodings: [(encoding: any DeliveryEncoding, encoded: [UInt8])] = []
 
   /// This thread's memo, made at its first use and released when the thread ends.
   private static var current: DeliveryEncodingMemo {

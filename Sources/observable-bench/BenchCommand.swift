@@ -49,7 +49,7 @@ struct BenchCommand: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "Fan-out: how subscribers connect, tcp, websocket, sse (Server-Sent Events) or deflate (tcp, compressed), comma separated; each count runs once per transport.",
+      "Fan-out: how subscribers connect, tcp, websocket, websocket-deflate (permessage-deflate, each subscriber's own context), websocket-shared (permessage-deflate with server_no_context_takeover), sse (Server-Sent Events) or deflate (tcp, compressed), comma separated; each count runs once per transport.",
       valueName: "t,t"))
   var transport = "tcp"
 
@@ -177,7 +177,8 @@ struct BenchCommand: ParsableCommand {
       !parsedTransports.isEmpty
     else {
       throw ValidationError(
-        "--transport \(transport): expected tcp, websocket, sse or deflate, comma separated")
+        "--transport \(transport): expected tcp, websocket, websocket-deflate, websocket-shared, sse or deflate, comma separated"
+      )
     }
     try validateComparison()
     if let connect {

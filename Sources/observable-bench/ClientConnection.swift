@@ -63,6 +63,14 @@ final class ClientConnection {
     guard rawEnd < capacity else {
       throw .unexpected("a line longer than this connection's \(capacity)-byte buffer")
     }
+    if let inflatingFrames {
+      let (outcome, produced) = try inflatingFrames.read(
+        from: descriptor, into: input + rawEnd, room: capacity - rawEnd)
+      if case .bytes(let count) = outcome { bytesRead += count }
+      rawEnd += produced
+      end = rawEnd
+      return outcome
+    }
     if let inflating {
       let (outcome, produced) = try inflating.read(
         from: descriptor, into: input + rawEnd, room: capacity - rawEnd)
@@ -132,10 +140,10 @@ final class ClientConnection {
   }
 
   /// Whether inflated input is waiting for room: the caller must ``read()`` again.
-  var hasPendingInput: Bool { inflating?.hasPending ?? false }
+  var hasPendingInput: Bool { inflating?.hasPending ?? inflatingFrames?.hasPending ?? false }
 
   /// Bytes received once inflated, or `nil` when the connection is not compressed.
-  var plainBytesRead: Int? { inflating?.plainBytes }
+  var plainBytesRead: Int? { inflating?.plainBytes ?? inflatingFrames?.plainBytes }
 
   // MARK: Output
 
@@ -151,12 +159,29 @@ final class ClientConnection {
     output.append(0x0A)
   }
 
-  /// Upgrades to WebSocket on the server's `/ws` at `port` (this connection's HTTP port);
-  /// from then on lines are read from and written as text frames.
-  func upgradeToWebSocket(port: UInt16, deadline: Deadline) throws(BenchError) {
-    try request(WebSocketDeframing.upgradeRequest(port: port), status: "101", deadline: deadline)
+  /// Upgrades to WebSocket on the server's `/ws` at `port` (this connection's HTTP port),
+  /// offering the `Sec-WebSocket-Extensions` in `extensions` when not empty; from then on
+  /// lines are read from and written as text frames, inflated when the server agreed on
+  /// permessage-deflate.
+  func upgradeToWebSocket(
+    port: UInt16, offering extensions: String = "", deadline: Deadline
+  ) throws(BenchError) {
+    try request(
+      WebSocketDeframing.upgradeRequest(port: port, offering: extensions), status: "101",
+      deadline: deadline)
     framesLines = true
-    (end, rawEnd) = WebSocketDeframing.deframe(input, from: end, to: rawEnd)
+    let answer = UnsafeRawBufferPointer(start: input, count: lineStart)
+    guard answer.range(of: "permessage-deflate") != nil else {
+      (end, rawEnd) = WebSocketDeframing.deframe(input, from: end, to: rawEnd)
+      return
+    }
+    guard let frames = InflatingFrames(capacity: capacity) else {
+      throw .unexpected("zlib cannot start inflate")
+    }
+    try frames.accept(UnsafeRawBufferPointer(start: input + lineStart, count: rawEnd - lineStart))
+    rawEnd = lineStart + (try frames.lines(into: input + lineStart, room: capacity - lineStart))
+    end = rawEnd
+    inflatingFrames = frames
   }
 
   /// Opens a Server-Sent Events stream of `stream` (`GET /sse`) on this connection to an HTTP
@@ -230,6 +255,8 @@ final class ClientConnection {
   private var readsEvents = false
   /// Set once the connection receives deflate.
   private var inflating: InflatingInput?
+  /// Set when the WebSocket upgrade agreed on permessage-deflate.
+  private var inflatingFrames: InflatingFrames?
   private var output: [UInt8] = []
   private var outputOffset = 0
 }

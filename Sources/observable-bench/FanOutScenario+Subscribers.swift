@@ -1,13 +1,14 @@
-/// How fan-out subscribers connect: over TCP, WebSocket, Server-Sent Events, or TCP with
-/// deflate (`--transport deflate`), where each sends `compress` once it is subscribed, so the server
-/// deflates every value once per subscriber, and the benchmark inflates it again.
+/// How fan-out subscribers connect: over TCP, WebSocket (plain or with permessage-deflate),
+/// Server-Sent Events, or TCP with deflate (`--transport deflate`), where each sends `compress`
+/// once it is subscribed, so the server deflates every value once per subscriber, and the
+/// benchmark inflates it again.
 extension FanOutScenario {
   /// Connects one subscriber as `--transport` says; compression starts after subscribing.
   func connectSubscriber(
     _ server: ServerUnderTest, readCapacity: Int, deadline: Deadline
   ) throws(BenchError) -> ClientConnection {
     let transport = configuration.transport
-    guard transport == .webSocket || transport == .serverSentEvents else {
+    guard transport.isWebSocket || transport == .serverSentEvents else {
       return try ClientConnection(to: server.address, readCapacity: readCapacity)
     }
     guard let port = server.httpPort else {
@@ -15,8 +16,8 @@ extension FanOutScenario {
     }
     let connection = try ClientConnection(
       to: LoopbackAddress(ipv4Port: port), readCapacity: readCapacity)
-    if transport == .webSocket {
-      try connection.upgradeToWebSocket(port: port, deadline: deadline)
+    if let offer = transport.extensionOffer {
+      try connection.upgradeToWebSocket(port: port, offering: offer, deadline: deadline)
     } else {
       // The query subscribes, in the loop turn that writes the head: long before the
       // publisher's own handshake ends, so no value is published before it.

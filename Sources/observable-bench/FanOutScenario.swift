@@ -31,10 +31,7 @@ struct FanOutScenario: Scenario {
 
   var parameter: String {
     let count = configuration.subscribers
-    let suffix =
-      [.webSocket: " (WebSocket)", .deflate: " (deflate)", .serverSentEvents: " (SSE)"][
-        configuration.transport] ?? ""
-    return "\(count) subscriber\(count == 1 ? "" : "s")\(suffix)"
+    return "\(count) subscriber\(count == 1 ? "" : "s")\(configuration.transport.label)"
   }
 
   /// Runs the scenario against `server` and returns its table row.

@@ -39,4 +39,26 @@ struct DeliveryEncodingMemoTests {
     #expect(first.calls.withLock { $0 } == 3)
     #expect(second.calls.withLock { $0 } == 1)
   }
+
+  @Test func subscribersOfDifferentEncodingsTakingTurnsShareEachEncoding() {
+    // SSE readers and WebSocket subscribers sharing frames on one topic, one after another.
+    let encodings = (0..<DeliveryEncodingMemo.slots).map { _ in CountingEncoding() }
+    let value = Array("abc\n".utf8)
+    for _ in 0..<50 {
+      for encoding in encodings {
+        #expect(DeliveryEncodingMemo.encode(value, by: encoding) == value.reversed())
+      }
+    }
+    #expect(encodings.allSatisfy { $0.calls.withLock { $0 } == 1 })
+  }
+
+  @Test func theMemoHoldsOneValueAndAFewEncodings() {
+    let value = Array("abc\n".utf8)
+    for _ in 0..<(DeliveryEncodingMemo.slots * 3) {
+      _ = DeliveryEncodingMemo.encode(value, by: CountingEncoding())
+    }
+    #expect(DeliveryEncodingMemo.heldEncodings == DeliveryEncodingMemo.slots)
+    _ = DeliveryEncodingMemo.encode(Array("next\n".utf8), by: CountingEncoding())
+    #expect(DeliveryEncodingMemo.heldEncodings == 1)
+  }
 }
