@@ -267,8 +267,8 @@ let package = Package(
     .testTarget(
       name: "ObservableAuthorizationTests",
       dependencies: [
-        "ObservableAuthorization", "ObservableCredentials", "ObservableWire", "TestSupport",
-        .product(name: "JWTKit", package: "jwt-kit"),
+        "ObservableAuthorization", "ObservableCredentials", "ObservableLogging", "ObservableWire",
+        "TestSupport", .product(name: "JWTKit", package: "jwt-kit"),
       ]
     ),
     .testTarget(

@@ -72,12 +72,13 @@ extension Session {
     }
   }
 
-  /// Counts and logs (at debug, without any credential) a refused request.
+  /// Counts and logs (at debug, at a bounded rate, without any credential) a refused request.
   private func forbidden(_ what: String) -> ProtocolError {
     context.counters.update { $0.forbiddenTotal += 1 }
     let user = access.identity?.name ?? "-"
-    context.logger.debug(
-      "forbidden", metadata: ["peer": "\(output.peer)", "user": "\(user)", "request": "\(what)"])
+    context.warnings.warn(
+      .forbidden, "forbidden",
+      metadata: ["peer": "\(output.peer)", "user": "\(user)", "request": "\(what)"])
     return ProtocolError(.forbidden, "\(user) may not \(what)")
   }
 }
