@@ -59,6 +59,8 @@ extension Session {
   package func authorizationReloaded() {
     guard !access.isUnrestricted, !closing else { return }
     access.refresh(context.access)
+    // The refresh makes the decisions current, which would let a batch of the last topic go on.
+    forgetPublishedTopic()
     for name in subscriptions.names
     where access.subscribeScope(name, policy: context.access) == .none {
       guard let subscription = subscriptions.remove(name) else { continue }
