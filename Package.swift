@@ -201,6 +201,8 @@ let package = Package(
       name: "observable-bench",
       dependencies: [
         "ObservableServer", "Locking", "Deflate", "ObservablePOSIX",
+        // Tokens for the generated auth file, made as `observable-server token` makes them.
+        "ObservableCredentials",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Histogram", package: "hdrhistogram-swift"),
         // The peers' protocols and the client side of TLS, for the comparisons with the peers.
@@ -271,8 +273,8 @@ let package = Package(
     .testTarget(
       name: "ObservableAuthorizationTests",
       dependencies: [
-        "ObservableAuthorization", "ObservableCredentials", "ObservableWire", "TestSupport",
-        .product(name: "JWTKit", package: "jwt-kit"),
+        "ObservableAuthorization", "ObservableCredentials", "ObservableLogging", "ObservableWire",
+        "TestSupport", .product(name: "JWTKit", package: "jwt-kit"),
       ]
     ),
     .testTarget(

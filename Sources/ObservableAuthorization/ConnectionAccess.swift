@@ -16,7 +16,10 @@ package struct ConnectionAccess {
   package private(set) var isUnrestricted = false
   /// What it may do, as of `generation`; nothing before `auth`.
   package private(set) var permissions = Permissions()
-  private var generation = -1
+  /// The ``AccessRules/generation`` the decisions were made under; -1 for none yet. The
+  /// session compares it on every publish: a stored field, because calling a method of this
+  /// struct, stored in the session, copied the whole struct each time.
+  package private(set) var generation = -1
   /// Counts `auth`s, so that the expiry timer of a signed token replaced since does nothing.
   package private(set) var authentications = 0
   /// When the signed token the connection proved itself with expires; `nil` for any other
@@ -37,11 +40,6 @@ package struct ConnectionAccess {
   /// Before `auth`: no identity, or everything when `policy` asks for no credentials at all.
   package init(policy: any AccessRules) {
     if !policy.requiresAuthentication { authenticated(as: .everything, policy: policy) }
-  }
-
-  /// Whether the decisions are those of the rules in force (no reload since).
-  package func isCurrent(_ policy: any AccessRules) -> Bool {
-    isUnrestricted || policy.generation == generation
   }
 
   /// The connection proved `identity`: its permissions come from `policy` from now on.

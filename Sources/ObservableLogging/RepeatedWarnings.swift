@@ -3,7 +3,8 @@ import Logging
 import ObservablePOSIX
 
 /// Logs warnings that clients can cause in a loop (refused connections, slow consumers, failed
-/// retains, wrong tokens) at a bounded rate, so that a flood of them cannot flood the log.
+/// retains, wrong tokens, forbidden requests) at a bounded rate, so that a flood of them cannot
+/// flood the log. Each kind logs at its own ``RepeatedWarning/level``.
 ///
 /// Each kind has windows of one second: the first ``perSecond`` warnings of a window are
 /// logged as they come, the rest are counted, and once the window is over one line says how
@@ -27,10 +28,11 @@ package final class RepeatedWarnings: Sendable {
   }
 
   /// Logs `message` as a warning of `kind`, unless this window's lines for `kind` are used up;
-  /// then it is counted instead.
+  /// then it is counted instead. A kind whose level the logger leaves out costs nothing more.
   package func warn(
     _ kind: RepeatedWarning, _ message: Logger.Message, metadata: Logger.Metadata = [:]
   ) {
+    guard logger.logLevel <= kind.level else { return }
     let now = ContinuousClock.now
     let window = window
     let (log, ended, flushAt) = windows.withLock {
@@ -53,7 +55,7 @@ package final class RepeatedWarnings: Sendable {
       return (false, ended, current.start)
     }
     if ended > 0 { reportSuppressed(kind, ended) }
-    if log { logger.warning(message, metadata: metadata) }
+    if log { logger.log(level: kind.level, message, metadata: metadata) }
     if let flushAt { scheduleFlush(kind, windowStart: flushAt) }
   }
 
@@ -78,8 +80,9 @@ package final class RepeatedWarnings: Sendable {
   }
 
   private func reportSuppressed(_ kind: RepeatedWarning, _ count: Int) {
-    logger.warning(
-      "warnings not logged", metadata: ["kind": "\(kind.rawValue)", "count": "\(count)"])
+    logger.log(
+      level: kind.level, "warnings not logged",
+      metadata: ["kind": "\(kind.rawValue)", "count": "\(count)"])
   }
 
   private let logger: Logger

@@ -59,6 +59,8 @@ extension Session {
   package func authorizationReloaded() {
     guard !access.isUnrestricted, !closing else { return }
     access.refresh(context.access)
+    // The refresh makes the decisions current, which would let a batch of the last topic go on.
+    forgetPublishedTopic()
     for name in subscriptions.names
     where access.subscribeScope(name, policy: context.access) == .none {
       guard let subscription = subscriptions.remove(name) else { continue }
@@ -72,12 +74,13 @@ extension Session {
     }
   }
 
-  /// Counts and logs (at debug, without any credential) a refused request.
+  /// Counts and logs (at debug, at a bounded rate, without any credential) a refused request.
   private func forbidden(_ what: String) -> ProtocolError {
     context.counters.update { $0.forbiddenTotal += 1 }
     let user = access.identity?.name ?? "-"
-    context.logger.debug(
-      "forbidden", metadata: ["peer": "\(output.peer)", "user": "\(user)", "request": "\(what)"])
+    context.warnings.warn(
+      .forbidden, "forbidden",
+      metadata: ["peer": "\(output.peer)", "user": "\(user)", "request": "\(what)"])
     return ProtocolError(.forbidden, "\(user) may not \(what)")
   }
 }

@@ -33,9 +33,10 @@ package final class Session {
     // After a wrong token (or an HTTP request) nothing more is read; the rest is dropped.
     guard !closing else { return false }
     let publish = PublishShape.parts(of: line)
-    // A stored flag first: asking `isCurrent` of a connection with every permission copied
-    // its whole `ConnectionAccess` on each publish.
-    if let publish, authenticated, access.isUnrestricted || access.isCurrent(context.access),
+    // Stored fields only: calling a method of `access` copied the whole `ConnectionAccess`
+    // (its rules and decisions) on each publish, about 100 ns a publish for a file user.
+    if let publish, authenticated,
+      access.isUnrestricted || access.generation == context.access.generation,
       context.cluster?.fits(lineBytes: publish.deliveryBody.count + 2) ?? true,
       batch.append(publish, continuing: lastTopic, scratch: scratch)
     {
@@ -85,6 +86,13 @@ package final class Session {
   package func inputHandled() {
     publishBatched()
     flushStoreWrites()
+  }
+
+  /// The rules changed: what is batched goes out under the rules it was judged by, and the
+  /// next publish to the last topic is judged again instead of continuing its batch.
+  func forgetPublishedTopic() {
+    publishBatched()
+    lastTopic = nil
   }
 
   /// The connection is closing: what was read is published, and every subscription ends.

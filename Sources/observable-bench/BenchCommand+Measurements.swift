@@ -20,25 +20,32 @@ extension BenchCommand {
     return counts.compactMap { $0 }
   }
 
-  /// One measurement per row of the table, in the order they run.
+  /// `--transport` as transports; those it does not know are left out.
   var parsedTransports: [BenchTransport] {
     transport.split(separator: ",").compactMap {
       BenchTransport(rawValue: $0.trimmingCharacters(in: .whitespaces))
     }
   }
 
-  func measurements(_ selected: [ScenarioName]) -> [any Scenario] {
+  /// The measurements in the order they run; writes the auth files that fan-out rows with
+  /// `--auth-users` need (removed once the rows are gone).
+  func measurements(_ selected: [ScenarioName]) throws(BenchError) -> [any Scenario] {
     let payload = Payload(size: payloadBytes)
     var list: [any Scenario] = []
     if selected.contains(.fanOut) {
+      let authFiles = try fanOutAuth.files(topic: FanOutScenario.stream)
       for count in parsedSubscribers ?? [] {
         for transport in parsedTransports {
-          list.append(
-            FanOutScenario(
-              configuration: .init(
-                subscribers: count,
-                messages: messages ?? min(1_000_000, max(20_000, 6_000_000 / count)),
-                window: window, payload: payload, transport: transport)))
+          // With and without authorization in turn, so that both see the same load.
+          for users in fanOutAuth.parsedUsers ?? [0] {
+            list.append(
+              FanOutScenario(
+                configuration: .init(
+                  subscribers: count,
+                  messages: messages ?? min(1_000_000, max(20_000, 6_000_000 / count)),
+                  window: window, payload: payload, transport: transport,
+                  auth: authFiles[users])))
+          }
         }
       }
     }

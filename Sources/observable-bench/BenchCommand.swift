@@ -134,6 +134,8 @@ struct BenchCommand: ParsableCommand {
 
   @OptionGroup var comparison: ComparisonOptions
 
+  @OptionGroup var fanOutAuth: FanOutAuthOptions
+
   /// Whether the comparison beside the peers runs over TLS.
   var tls: Bool { comparison.tls }
 
@@ -182,9 +184,9 @@ struct BenchCommand: ParsableCommand {
     }
     try validateComparison()
     if let connect {
-      guard server == nil, serverThreads == nil else {
+      guard server == nil, serverThreads == nil, !fanOutAuth.authorizes else {
         throw ValidationError(
-          "--connect measures a running server: drop --server and --server-threads")
+          "--connect measures a running server: drop --server, --server-threads and --auth-users")
       }
       do {
         _ = try LoopbackAddress(parsing: connect)
@@ -218,7 +220,8 @@ struct BenchCommand: ParsableCommand {
       try FileLimit.raise(toAtLeast: max(memory, fanOut, soak, latencySubscribers + 1) + 256)
 
       let (source, serverText) = try serverSource(deadline: deadline)
-      let run = BenchRun(measurements: measurements(selected), source: source, deadline: deadline)
+      let run = BenchRun(
+        measurements: try measurements(selected), source: source, deadline: deadline)
       let report = BenchReport(
         version: ObservableServer.version, cores: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))),
         date: Date.now.formatted(.iso8601.year().month().day()),

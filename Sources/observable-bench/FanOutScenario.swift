@@ -22,6 +22,9 @@ struct FanOutScenario: Scenario {
     var batchBytes = 64 * 1024
     /// How long without any progress before the run is declared stalled.
     var stallSeconds = 5.0
+    /// The generated `--auth-file` the server starts with, whose users every connection
+    /// authenticates as; `nil` for a server without authorization.
+    var auth: BenchAuthFile?
   }
 
   let configuration: Configuration
@@ -31,7 +34,13 @@ struct FanOutScenario: Scenario {
 
   var parameter: String {
     let count = configuration.subscribers
-    return "\(count) subscriber\(count == 1 ? "" : "s")\(configuration.transport.label)"
+    let auth = configuration.auth.map { " (auth \($0.users) users x \($0.rulesPerUser) rules)" }
+    return
+      "\(count) subscriber\(count == 1 ? "" : "s")\(configuration.transport.label)\(auth ?? "")"
+  }
+
+  var serverNeeds: ServerNeeds {
+    ServerNeeds(arguments: configuration.auth.map { ["--auth-file", $0.path] } ?? [])
   }
 
   /// Runs the scenario against `server` and returns its table row.
@@ -43,13 +52,20 @@ struct FanOutScenario: Scenario {
       try connectSubscriber(server, readCapacity: readCapacity, deadline: deadline)
     }
     let publisher = try ClientConnection(to: server.address)
+    // SSE readers subscribe in their request's query, and cannot send `auth`.
     if configuration.transport != .serverSentEvents {
+      if let auth = configuration.auth {
+        try Handshake.run(subscribers, deadline: deadline) { auth.authLine(connection: $0) }
+      }
       try Handshake.run(subscribers, deadline: deadline) { _ in LineShape.subscribe(Self.stream) }
     }
     if configuration.transport == .deflate {
       try Self.startCompression(subscribers, deadline: deadline)
     }
-    try Handshake.run([publisher], deadline: deadline) { _ in nil }
+    // The publisher is the connection after the last subscriber, a user of its own.
+    try Handshake.run([publisher], deadline: deadline) { _ in
+      configuration.auth?.authLine(connection: subscribers.count)
+    }
 
     let meter = CPUMeter(serverPID: server.pid)
     var run = FanOutRun(

@@ -38,6 +38,30 @@ final class ReloadServerTests: XCTestCase {
     XCTAssertEqual(try publisher.stats()["disconnects_total"], before + 2)
   }
 
+  /// A publisher's batched publishes skip the rules while its decisions are current; a reload
+  /// makes them stale, so the next publish to the same topic is judged by the new rules.
+  func testAReloadEndsBatchedPublishingThatItForbids() throws {
+    let server = try AuthorizedServer()
+    let ann = try server.client("ann")
+    // A subscriber, so that the topic exists and the publishes batch on it.
+    let bob = try server.client("bob")
+    XCTAssertNil(errorCode(try bob.request("subscribe room.lobby")))
+    let line = #"{"op":"publish","stream":"room.lobby","value":1}"# + "\n"
+    let burst = Array(String(repeating: line, count: 50).utf8)
+    try ann.sendRaw(burst)
+    for _ in 0..<50 { XCTAssertNil(errorCode(try ann.readJSON())) }
+
+    // Ann may no longer publish to room.lobby.
+    let stricter = AuthorizedServer.fileText().replacingOccurrences(
+      of: #""deny": ["room.locked"]"#, with: #""deny": ["room.locked", "room.lobby"]"#)
+    XCTAssertNotEqual(stricter, AuthorizedServer.fileText())
+    try stricter.write(toFile: server.authFile, atomically: true, encoding: .utf8)
+    server.process.signal(SIGHUP)
+    XCTAssertTrue(server.process.waitForLog("auth file reloaded"), server.process.output)
+    try ann.sendRaw(burst)
+    for _ in 0..<50 { XCTAssertEqual(errorCode(try ann.readJSON()), "forbidden") }
+  }
+
   func testABadFileKeepsTheRulesAndLogsItsLineOnce() throws {
     let server = try AuthorizedServer()
     try "{\"users\": {\n\"ann\": {\"token\": \"sha256:00\"}}}".write(
