@@ -26,11 +26,11 @@ static inline int observable_ssl_set_tlsext_host_name(SSL *ssl, const char *name
   return (int)SSL_set_tlsext_host_name(ssl, name);
 }
 
-/// `BIO_set_mem_eof_return`: what reading an empty memory BIO reports. 0 means end of stream
-/// (the peer closed the socket); -1, the default, means "retry when more arrives".
-static inline void observable_bio_set_mem_eof_return(BIO *bio, int value) {
-  (void)BIO_set_mem_eof_return(bio, value);
-}
+/// `BIO_set_retry_read`: a BIO's read found nothing yet, and more may arrive.
+static inline void observable_bio_set_retry_read(BIO *bio) { BIO_set_retry_read(bio); }
+
+/// `BIO_clear_retry_flags`: a BIO's read or write is not waiting for anything.
+static inline void observable_bio_clear_retry_flags(BIO *bio) { BIO_clear_retry_flags(bio); }
 
 /// `BIO_get_mem_data`: the bytes a memory BIO holds, without copying them.
 static inline long observable_bio_get_mem_data(BIO *bio, const char **data) {

@@ -29,7 +29,7 @@ final class ConnectionTLS {
   var isReady: Bool { session.isHandshakeComplete && session.failure == nil }
 
   /// The memory the layer's buffers hold, which a close gives back.
-  var heldBytes: Int { scratch.capacity + early.capacity }
+  var heldBytes: Int { scratch.capacity + early.capacity + session.heldBytes }
 
   /// Lets `body` append plaintext, then encrypts it all in one `send` and appends the records
   /// to `ciphertext`.

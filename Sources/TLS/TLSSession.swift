@@ -4,11 +4,12 @@ import Glibc
 /// One TLS connection as a byte transform: ciphertext from the socket in, plaintext out;
 /// plaintext in, ciphertext for the socket out. No socket, no thread, no blocking.
 ///
-/// OpenSSL works between two memory BIOs the session owns. ``feed(_:)`` copies what the
-/// socket read into the input BIO; ``read(into:)`` runs the handshake, then decrypts into the
-/// caller's buffer; ``send(_:appendingTo:)`` encrypts and appends the records to the caller's
-/// output bytes. Whatever OpenSSL wants to send on its own (handshake messages, alerts,
-/// session tickets, close_notify) waits in the output BIO until
+/// OpenSSL works through a BIO of the session's own (``CiphertextBIO``) over its
+/// ``CiphertextChannel``. ``feed(_:)`` copies what the socket read into the channel;
+/// ``read(into:)`` runs the handshake, then decrypts into the caller's buffer;
+/// ``send(_:appendingTo:)`` encrypts, and OpenSSL's writes append the records straight to the
+/// caller's output bytes. Whatever OpenSSL wants to send on its own (handshake messages,
+/// alerts, session tickets, close_notify) waits in the channel until
 /// ``takeCiphertext(appendingTo:)``, so the caller checks ``hasCiphertext`` after every call
 /// and flushes.
 ///
@@ -23,10 +24,10 @@ public final class TLSSession {
   /// Whether the peer sent close_notify.
   public private(set) var peerSentCloseNotify = false
 
-  /// The `SSL`, owned; it owns both BIOs.
+  /// The `SSL`, owned; it owns the BIO over `channel`.
   let ssl: OpaquePointer
-  private let input: OpaquePointer
-  private let output: OpaquePointer
+  /// The ciphertext in both directions; outlives the BIO, which `SSL_free` frees first.
+  private let channel: CiphertextChannel
 
   /// A session of `context`'s role. For a client, `serverName` is the host it connects to:
   /// sent as SNI (unless it is an IP address) and, when the context verifies, the name the
@@ -34,17 +35,16 @@ public final class TLSSession {
   public init(context: TLSContext, serverName: String? = nil) throws(TLSFailure) {
     OpenSSLErrorQueue.clear()
     guard let ssl = SSL_new(context.pointer) else { throw Self.resourceFailure("SSL_new") }
-    guard let input = BIO_new(BIO_s_mem()), let output = BIO_new(BIO_s_mem()) else {
+    let channel = CiphertextChannel()
+    guard let bio = CiphertextBIO.make(over: channel) else {
       SSL_free(ssl)
       throw Self.resourceFailure("BIO_new")
     }
     self.context = context
     self.ssl = ssl
-    self.input = input
-    self.output = output
-    // "Retry later" on an empty input BIO until the socket ends (see feedEndOfStream).
-    observable_bio_set_mem_eof_return(input, -1)
-    SSL_set_bio(ssl, input, output)
+    self.channel = channel
+    // One BIO both ways: SSL_set_bio takes its one reference.
+    SSL_set_bio(ssl, bio, bio)
     guard context.role == .client else {
       SSL_set_accept_state(ssl)
       return
@@ -75,20 +75,23 @@ public final class TLSSession {
   }
 
   /// Whether OpenSSL has bytes for the peer waiting: take and send them.
-  public var hasCiphertext: Bool { BIO_ctrl_pending(output) > 0 }
+  public var hasCiphertext: Bool { !channel.outgoing.isEmpty }
 
-  /// Hands the session ciphertext the socket read. It is copied (into the input BIO), so the
+  /// The memory the session's ciphertext buffers hold (OpenSSL's own aside).
+  public var heldBytes: Int { channel.heldBytes }
+
+  /// Hands the session ciphertext the socket read. It is copied (into the channel), so the
   /// caller's buffer is free again when this returns: the loop's shared read buffer can
   /// take the plaintext next.
   public func feed(_ ciphertext: UnsafeRawBufferPointer) {
-    guard let base = ciphertext.baseAddress, !ciphertext.isEmpty else { return }
-    _ = BIO_write(input, base, Int32(clamping: ciphertext.count))
+    guard !ciphertext.isEmpty else { return }
+    channel.feed(ciphertext)
   }
 
   /// The socket reached its end: the next ``read(into:)`` reports ``TLSFailure/Kind/truncated``
   /// unless the peer said close_notify first.
   public func feedEndOfStream() {
-    observable_bio_set_mem_eof_return(input, 0)
+    channel.incomingEnded = true
   }
 
   /// A client starts here, before any input: the ClientHello waits in ``hasCiphertext``.
@@ -117,39 +120,36 @@ public final class TLSSession {
     return .plaintext(count)
   }
 
-  /// Encrypts `plaintext`, all of it, and appends the records (with anything else OpenSSL had
-  /// waiting) to `ciphertext`. One call per batch: each call ends at least one record, so a
-  /// whole batch of lines in one call fills records of up to 16 KiB.
+  /// Appends anything OpenSSL had waiting to `ciphertext`, then encrypts `plaintext`, all of
+  /// it, with the records going straight to the end of `ciphertext`. One call per batch: each
+  /// call ends at least one record, so a whole batch of lines in one call fills records of up
+  /// to 16 KiB.
   public func send(_ plaintext: UnsafeRawBufferPointer, appendingTo ciphertext: inout [UInt8])
     throws(TLSFailure)
   {
     if let failure { throw failure }
     precondition(isHandshakeComplete, "TLSSession.send before the handshake completed")
-    OpenSSLErrorQueue.clear()
-    if let base = plaintext.baseAddress, !plaintext.isEmpty {
-      var written = 0
-      // Memory BIOs grow as needed, so one call writes everything (no partial writes).
-      guard SSL_write_ex(ssl, base, plaintext.count, &written) == 1 else {
-        _ = try settle(0)
-        throw end(TLSFailure(.truncated, "the peer closed the session"))
-      }
-    }
     takeCiphertext(appendingTo: &ciphertext)
+    guard let base = plaintext.baseAddress, !plaintext.isEmpty else { return }
+    OpenSSLErrorQueue.clear()
+    let wrote = withUnsafeMutablePointer(to: &ciphertext) { destination in
+      channel.destination = destination
+      defer { channel.destination = nil }
+      var written = 0
+      // The BIO takes every write whole, so one call writes everything (no partial writes).
+      return SSL_write_ex(ssl, base, plaintext.count, &written) == 1
+    }
+    guard wrote else {
+      _ = try settle(0)
+      throw end(TLSFailure(.truncated, "the peer closed the session"))
+    }
   }
 
-  /// Appends what OpenSSL has for the peer to `ciphertext` and empties the output BIO;
-  /// returns how many bytes it appended.
+  /// Appends what OpenSSL wrote for the peer on its own to `ciphertext` and empties the
+  /// channel's copy; returns how many bytes it appended.
   @discardableResult
   public func takeCiphertext(appendingTo ciphertext: inout [UInt8]) -> Int {
-    let pending = Int(BIO_ctrl_pending(output))
-    guard pending > 0 else { return 0 }
-    let start = ciphertext.count
-    ciphertext.append(contentsOf: repeatElement(0, count: pending))
-    let read = ciphertext.withUnsafeMutableBytes { bytes in
-      BIO_read(output, bytes.baseAddress! + start, Int32(clamping: pending))
-    }
-    ciphertext.removeLast(pending - max(0, Int(read)))
-    return max(0, Int(read))
+    channel.take(appendingTo: &ciphertext)
   }
 
   /// Says close_notify: the record waits in ``hasCiphertext``; send it, then close the socket.
@@ -166,7 +166,7 @@ public final class TLSSession {
   private func settle(_ result: Int32) throws(TLSFailure) -> Bool {
     switch SSL_get_error(ssl, result) {
     case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE:
-      // With memory BIOs, WANT_WRITE only means "flush the output BIO", never "wait".
+      // The BIO never makes a write wait, so WANT_WRITE only means "take the ciphertext".
       return false
     case SSL_ERROR_ZERO_RETURN:
       peerSentCloseNotify = true
