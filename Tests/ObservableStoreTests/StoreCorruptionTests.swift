@@ -31,12 +31,13 @@ final class StoreCorruptionTests: StoreTestCase {
     }
   }
 
-  /// A damaged index, which loading never reads (it scans the table), is found by the check.
-  func testDamagedIndexIsFoundByTheCheck() throws {
+  /// A damaged table that loading does not read (the history, empty in a store of retained
+  /// values only) is found by the check, before anything is loaded.
+  func testDamagedTableIsFoundByTheCheck() throws {
     try makeStore()
     let root = try XCTUnwrap(
       RawDatabase.integer(
-        "SELECT rootpage FROM sqlite_schema WHERE name = 'sqlite_autoindex_retained_1'",
+        "SELECT rootpage FROM sqlite_schema WHERE name = 'history'",
         at: storePath))
     let pageSize = try XCTUnwrap(RawDatabase.pragma("page_size", at: storePath))
     var bytes = try contents()
@@ -44,7 +45,7 @@ final class StoreCorruptionTests: StoreTestCase {
     bytes[Int((root - 1) * pageSize)] = 0
     try bytes.write(to: URL(fileURLWithPath: storePath))
     guard case .corrupt(let path, _) = openingError() else {
-      return XCTFail("a store with a damaged index opened")
+      return XCTFail("a store with a damaged table opened")
     }
     XCTAssertEqual(path, storePath)
     XCTAssertEqual(try contents(), bytes)
