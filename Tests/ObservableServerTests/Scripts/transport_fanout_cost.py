@@ -1,18 +1,21 @@
 #!/usr/bin/env python3
-"""Server CPU per delivered message over WebSocket, plain and compressed, beside TCP.
+"""Server CPU per delivered message over TCP, WebSocket (plain and compressed) and SSE.
 
-    websocket_fanout_cost.py .build/release/observable-server [--values 200000] [--rounds 3]
-        [--counts 1,10,100] [--transports tcp,ws,ws-deflate,ws-shared] [--value-bytes 40]
+    transport_fanout_cost.py .build/release/observable-server [--values 200000] [--rounds 3]
+        [--counts 1,10,100] [--transports tcp,ws,ws-deflate,ws-shared,sse] [--value-bytes 40]
 
 Starts the server (line protocol and --http on free loopback ports), then for each count of
 subscribers and each transport opens the subscribers on raw sockets: `subscribe` lines over
 TCP; over `/ws` without compression (`ws`), with permessage-deflate as browsers offer it (each
 subscriber its own context, `ws-deflate`), or with `server_no_context_takeover` (one
-compressed frame per value shared by all, `ws-shared`). It publishes about --values
+compressed frame per value shared by all, `ws-shared`); or `GET /sse?stream=…` (Server-Sent
+Events, `sse`). It publishes about --values
 deliveries in all (values / subscribers publishes, pipelined), waits until every subscriber has
-every message (counted from the frame headers, never inflated) and reads the server's
+every message (counted from the frame headers, never inflated, or from the events' blank
+lines) and reads the server's
 user+system CPU from /proc. Prints the best of --rounds per case (the least disturbed by other
-load), the bytes on the wire per delivery, and each transport's CPU over plain WebSocket's.
+load), the bytes on the wire per delivery, each transport's CPU over TCP's, and each compressed
+WebSocket's over plain WebSocket's.
 The clients run in this process on one thread; only the server's CPU is measured.
 """
 import argparse
@@ -95,6 +98,19 @@ class Frames:
         self.pending = buffer[start:]
 
 
+class Events:
+    """Counts Server-Sent Events (their blank lines) after the 200 head."""
+
+    def __init__(self, sock):
+        self.sock, self.count, self.wire, self.last = sock, 0, 0, b""
+
+    def take(self, data):
+        self.wire += len(data)
+        joined = self.last + data
+        self.count += joined.count(b"\n\n") - self.last.count(b"\n\n")
+        self.last = joined[-1:]
+
+
 def masked_text(text):
     payload = text.encode()
     return bytes([0x81, 0x80 | len(payload)]) + b"\0\0\0\0" + payload
@@ -108,6 +124,11 @@ def open_subscribers(transport, count, line_port, http_port, stream):
             sock = socket.create_connection(("127.0.0.1", line_port))
             sock.sendall((subscribe + "\n").encode())
             subscribers.append(Lines(sock))
+            continue
+        if transport == "sse":
+            sock = socket.create_connection(("127.0.0.1", http_port))
+            sock.sendall(f"GET /sse?stream={stream} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            subscribers.append(Events(sock))
             continue
         sock = socket.create_connection(("127.0.0.1", http_port))
         key = base64.b64encode(os.urandom(16)).decode()
@@ -142,8 +163,8 @@ def run_case(pid, transport, count, options, line_port, http_port, index):
     for subscriber in subscribers:
         subscriber.sock.setblocking(False)
         selector.register(subscriber.sock, selectors.EVENT_READ, subscriber)
-    # Ready: the greeting and the subscribe reply.
-    wait_for(subscribers, selector, 2)
+    # Ready: the greeting and the subscribe reply; for SSE, the retry field after the head.
+    wait_for(subscribers, selector, 1 if transport == "sse" else 2)
     for subscriber in subscribers:
         subscriber.count, subscriber.wire = 0, 0
     publisher = socket.create_connection(("127.0.0.1", line_port))
@@ -186,7 +207,7 @@ def main():
     arguments.add_argument("--values", type=int, default=200000)
     arguments.add_argument("--rounds", type=int, default=3)
     arguments.add_argument("--counts", default="1,10,100")
-    arguments.add_argument("--transports", default="tcp,ws,ws-deflate,ws-shared")
+    arguments.add_argument("--transports", default="tcp,ws,ws-deflate,ws-shared,sse")
     arguments.add_argument("--value-bytes", type=int, default=40)
     options = arguments.parse_args()
     line_port, http_port = free_port(), free_port()
@@ -214,10 +235,13 @@ def main():
                 spread = "/".join(f"{r[0]:.0f}" for r in results)
                 print(f"{count:11}  {transport:10}  {best[transport][0]:6.0f} ({spread:>17})"
                       f"  {best[transport][1]:12.0f}  {best[transport][2]:10.1f}", flush=True)
-            if best.get("ws", (0,))[0] > 0:
-                for transport in best:
-                    if transport.startswith("ws-"):
-                        print(f"{count:11}  {transport}/ws  {best[transport][0] / best['ws'][0]:.2f}")
+            for base, compared in (("tcp", ("ws", "sse")), ("ws", ("ws-deflate", "ws-shared"))):
+                if best.get(base, (0,))[0] <= 0:
+                    continue
+                for transport in compared:
+                    if transport in best:
+                        ratio = best[transport][0] / best[base][0]
+                        print(f"{count:11}  {transport}/{base}  {ratio:.2f}")
     finally:
         server.terminate()
         server.wait(timeout=20)
