@@ -139,7 +139,8 @@ let package = Package(
       name: "ObservableHTTP",
       dependencies: [
         "ObservableAuthorization", "ObservableCluster", "ObservableCounters", "ObservableFraming",
-        "ObservableSession", "ObservableVersion", "ObservableWire", "WebSocket",
+        "ObservableLogging", "ObservableSession", "ObservableVersion", "ObservableWire",
+        "WebSocket", .product(name: "Logging", package: "swift-log"),
       ]
     ),
     // Raw deflate streams on zlib, for the `compress` op.

@@ -1,4 +1,6 @@
+import Logging
 import ObservableAuthorization
+import ObservableLogging
 import ObservableSession
 import ObservableWire
 import WebSocket
@@ -47,6 +49,11 @@ extension HTTPRouter {
     if accepted { return nil }
     counters.update { $0.authFailuresTotal += 1 }
     let reason = credential == nil ? "this server needs a token" : "wrong credentials"
+    // As a refused `auth` is: a few lines a second and a count of the rest, never the
+    // credential, so a script retrying a bad token cannot flood the log.
+    warnings?.warn(
+      .authenticationFailed, "authentication failed",
+      metadata: ["reason": "\(reason)", "via": "http"])
     return .jsonError(
       .unauthorized, ErrorCode.unauthorized.rawValue, reason,
       headers: [("WWW-Authenticate", #"Bearer realm="observable""#)])

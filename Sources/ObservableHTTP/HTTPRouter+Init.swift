@@ -1,6 +1,7 @@
 import ObservableAuthorization
 import ObservableCluster
 import ObservableCounters
+import ObservableLogging
 
 /// Made in `ObservableServer`, another module, which a memberwise initializer does not reach.
 extension HTTPRouter {
@@ -8,12 +9,13 @@ extension HTTPRouter {
   package init(
     counters: ServerCounters, allowOrigins: [String], cluster: ClusterLink?,
     isServing: @escaping @Sendable () -> Bool, scheme: String = "http",
-    access: (any AccessRules)? = nil,
+    access: (any AccessRules)? = nil, warnings: RepeatedWarnings? = nil,
     eventHeartbeat: Duration = .seconds(15), eventRetry: Duration = .seconds(3),
     keepsHistory: Bool = false
   ) {
     self.keepsHistory = keepsHistory
     self.access = access
+    self.warnings = warnings
     self.eventHeartbeat = eventHeartbeat
     self.eventRetry = eventRetry
     self.allowOrigins = allowOrigins

@@ -2,6 +2,7 @@ import ObservableAuthorization
 import ObservableCluster
 import ObservableCounters
 import ObservableFraming
+import ObservableLogging
 import ObservableVersion
 import WebSocket
 
@@ -30,6 +31,8 @@ package struct HTTPRouter: HTTPRoutes, Sendable {
   /// The rules that say who a credential proves, for `/sse`: the sessions' own; nil when no
   /// credential is needed.
   var access: (any AccessRules)?
+  /// Where a refused credential is logged, at the same bounded rate as a refused `auth`.
+  var warnings: RepeatedWarnings?
   /// How often an idle `/sse` stream gets a comment.
   var eventHeartbeat: Duration = .seconds(15)
   /// How long a browser waits before reconnecting a dropped `/sse` stream (the `retry:` field).

@@ -125,7 +125,8 @@ public final class ObservableServer: Sendable {
       ? HTTPRouter(
         counters: counters, allowOrigins: configuration.allowOrigins, cluster: registry.cluster,
         isServing: { admission.isAccepting }, scheme: socket.servesTLS ? "https" : "http",
-        access: context.access, eventHeartbeat: configuration.serverSentEventsHeartbeat,
+        access: context.access, warnings: warnings,
+        eventHeartbeat: configuration.serverSentEventsHeartbeat,
         eventRetry: configuration.serverSentEventsRetry,
         keepsHistory: configuration.historyPerTopic > 0 && registry.cluster == nil)
       : nil

@@ -77,10 +77,14 @@ final class AuthorizedServer {
 
   /// The body of `GET /metrics` on the HTTP port.
   func metrics() throws -> String {
+    try httpAnswer("GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+  }
+
+  /// What the HTTP port answers `request`, which must ask it to close the connection.
+  func httpAnswer(_ request: String) throws -> String {
     let client = try LineClient(port: httpPort, readGreeting: false)
     defer { client.close() }
-    try client.sendRaw(
-      Array("GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".utf8))
+    try client.sendRaw(Array(request.utf8))
     var bytes: [UInt8] = []
     // Until the server closes (a read of nothing) or the deadline passes.
     _ = eventually(timeout: .seconds(5)) {

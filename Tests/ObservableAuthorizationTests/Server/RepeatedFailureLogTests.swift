@@ -60,6 +60,36 @@ final class RepeatedFailureLogTests: XCTestCase {
     }
   }
 
+  /// Refused credentials on the HTTP port (`/sse`, the HTTP API) are logged as a refused `auth`
+  /// is: a few lines a second and a count of the rest, never the credential.
+  func testRefusedHTTPCredentialsLogAFewLinesAndACount() throws {
+    let server = try AuthorizedServer()
+    let wrong = "wrong-credential-\(UInt32.random(in: 0...UInt32.max))"
+    let attempts = 120
+    let start = ContinuousClock.now
+    for attempt in 0..<attempts {
+      let request =
+        attempt.isMultiple(of: 2)
+        ? "GET /sse?stream=room.lobby&user=ann&token=\(wrong) HTTP/1.1\r\n"
+          + "Host: localhost\r\nConnection: close\r\n\r\n"
+        : "GET /streams/room.lobby HTTP/1.1\r\nHost: localhost\r\n"
+          + "Authorization: Bearer \(wrong)\r\nConnection: close\r\n\r\n"
+      let answer = try server.httpAnswer(request)
+      XCTAssertTrue(answer.hasPrefix("HTTP/1.1 401"), String(answer.prefix(80)))
+    }
+    let seconds = Double((ContinuousClock.now - start).components.seconds) + 1
+    XCTAssertTrue(
+      eventually(timeout: .seconds(5)) {
+        let logged = Self.logged("authentication failed", in: server.process.output)
+        return logged.lines + logged.counted == attempts
+      }, "\(Self.logged("authentication failed", in: server.process.output)) of \(attempts)")
+    let lines = Self.logged("authentication failed", in: server.process.output).lines
+    XCTAssertGreaterThan(lines, 0)
+    XCTAssertLessThanOrEqual(lines, RepeatedWarnings.perSecond * (Int(seconds) + 1))
+    XCTAssertTrue(server.process.output.contains("via=http"))
+    XCTAssertFalse(server.process.output.contains(wrong), "the log shows a credential")
+  }
+
   /// Lines of `kind` in `log`, and the sum of the counts of those not logged.
   static func logged(_ kind: String, in log: String) -> (lines: Int, counted: Int) {
     let lines = log.split(separator: "\n")
