@@ -26,14 +26,14 @@ def url(options):
     return f"ws://127.0.0.1:{options.port}/ws"
 
 
-async def recv_json(ws):
-    return json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
+async def recv_json(ws, timeout=TIMEOUT):
+    return json.loads(await asyncio.wait_for(ws.recv(), timeout))
 
 
-async def until(ws, predicate):
+async def until(ws, predicate, timeout=TIMEOUT):
     """The next message for which predicate holds, skipping others."""
     while True:
-        message = await recv_json(ws)
+        message = await recv_json(ws, timeout)
         if predicate(message):
             return message
 

@@ -17,18 +17,9 @@ import sys
 import websockets
 from websockets.extensions.permessage_deflate import ClientPerMessageDeflateFactory
 
+from websocket_peer import recv_json, until
+
 TIMEOUT = 10
-
-
-async def recv_json(ws):
-    return json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
-
-
-async def until(ws, predicate):
-    while True:
-        message = await recv_json(ws)
-        if predicate(message):
-            return message
 
 
 def factories(group):
@@ -54,9 +45,9 @@ async def subscriber(options, group, topic, ready):
         max_size=None,
     )
     header = ws.response.headers.get("Sec-WebSocket-Extensions", "")
-    await recv_json(ws)
+    await recv_json(ws, TIMEOUT)
     await ws.send(json.dumps({"op": "subscribe", "stream": topic, "id": 1}))
-    await until(ws, lambda m: m.get("id") == 1)
+    await until(ws, lambda m: m.get("id") == 1, TIMEOUT)
     ready.set_result(None)
     return ws, header
 
@@ -64,7 +55,7 @@ async def subscriber(options, group, topic, ready):
 async def collect(ws, topic, count):
     got = []
     while len(got) < count:
-        message = await recv_json(ws)
+        message = await recv_json(ws, TIMEOUT)
         if message.get("stream") == topic:
             got.append(message["value"])
     await ws.close()
@@ -97,7 +88,7 @@ async def main(options):
         else:
             values.append("".join(chr(rng.randint(0x20, 0x24FF)) for _ in range(rng.randint(0, 300))))
     async with websockets.connect(f"ws://127.0.0.1:{options.port}/ws", compression=None) as pub:
-        await recv_json(pub)
+        await recv_json(pub, TIMEOUT)
         readers = [asyncio.create_task(collect(ws, topic, len(values))) for ws, _ in opened]
         for value in values:
             await pub.send(json.dumps({"op": "publish", "stream": topic, "value": value}))
