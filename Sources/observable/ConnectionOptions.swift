@@ -29,6 +29,13 @@ struct ConnectionOptions: ParsableArguments {
   @Flag(help: "Ask the server to compress its lines with deflate.")
   var compress = false
 
+  @Option(
+    name: .customLong("keep-alive"),
+    help: ArgumentHelp(
+      "Ping after this many seconds without a line from the server, and reconnect when as many pass without an answer: how a vanished link is found (0 never pings).",
+      valueName: "seconds"))
+  var keepAlive: Int = 30
+
   @OptionGroup(title: "TLS (with a tls:// address)") var tls: TLSOptions
 
   /// The address the command connects to.
@@ -44,6 +51,7 @@ struct ConnectionOptions: ParsableArguments {
       throw ValidationError("\(error)")
     }
     try tls.check(usesTLS: usesTLS)
+    guard keepAlive >= 0 else { throw ValidationError("--keep-alive must be 0 (off) or seconds") }
   }
 
   /// A connected client; on failure, the reason on stderr and exit status 1.
@@ -52,6 +60,7 @@ struct ConnectionOptions: ParsableArguments {
       token: token ?? Terminal.environment("OBSERVABLE_SERVER_TOKEN"),
       compression: compress, user: user ?? Terminal.environment("OBSERVABLE_SERVER_USER"),
       signedToken: jwt ?? Terminal.environment("OBSERVABLE_SERVER_JWT"))
+    configuration.keepAliveInterval = keepAlive > 0 ? .seconds(keepAlive) : nil
     // Set only for a tls:// address: the client speaks TLS whenever it has a configuration.
     if (try? ServerAddress.parsing(url: address))?.usesTLS == true {
       configuration.tls = tls.configuration

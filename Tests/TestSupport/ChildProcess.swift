@@ -15,13 +15,15 @@ public final class ChildProcess: Sendable {
   let name: String
 
   /// Starts `name` with `arguments`, the test's environment plus `environment`, and, when
-  /// `withInput` is set, a pipe as its standard input.
+  /// `withInput` is set, a pipe as its standard input. A `launcher` (such as
+  /// ``TestNetwork/launcher(in:)``) runs it, and must exec it so that signals reach it.
   public convenience init(
     _ name: String, _ arguments: [String], environment: [String: String] = [:],
-    withInput: Bool = false
+    withInput: Bool = false, launcher: [String] = []
   ) throws {
+    let command = launcher + [BuiltProduct.url(name).path] + arguments
     try self.init(
-      executable: BuiltProduct.url(name), arguments,
+      executable: URL(fileURLWithPath: command[0]), Array(command.dropFirst()),
       completeEnvironment: BuiltProduct.environment(environment), withInput: withInput)
   }
 

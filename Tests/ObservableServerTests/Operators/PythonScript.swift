@@ -33,10 +33,12 @@ struct PythonScript {
 
   /// Runs the script with `arguments` and `input` on standard input; returns standard output.
   /// Throws when it exits non-zero and not in `allowing` (with its standard error), or
-  /// outlives `timeout`.
+  /// outlives `timeout`. A `launcher` (such as `ip netns exec NAME`) runs the interpreter; it
+  /// must exec it, so that the process killed on a timeout is the script's.
   func run(
     _ arguments: [String] = [], input: Data = Data(), importing module: String? = nil,
-    timeout: Duration = .seconds(30), allowing statuses: Set<Int32> = []
+    timeout: Duration = .seconds(30), allowing statuses: Set<Int32> = [],
+    launcher: [String] = []
   ) throws -> Data {
     guard let interpreter = Self.interpreter(importing: module) else {
       throw Failure(description: "no python3 that can import \(module ?? "anything")")
@@ -56,8 +58,9 @@ struct PythonScript {
     defer { for handle in handles { try? handle.close() } }
 
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: interpreter)
-    process.arguments = [TestScripts.url(name).path] + arguments
+    let command = launcher + [interpreter, TestScripts.url(name).path] + arguments
+    process.executableURL = URL(fileURLWithPath: command[0])
+    process.arguments = Array(command.dropFirst())
     process.environment = [
       "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
       "LC_ALL": "C.UTF-8",

@@ -3,6 +3,13 @@
 publisher writes to several topics; over TCP or WebSocket, by exact names or by a pattern.
 
 Usage: history_resume.py --port PORT [--http-port PORT] --transport tcp|ws --mode exact|pattern
+       [--host ADDRESS --publisher-unix PATH --link-down CMD --link-up CMD --link-share F]
+
+With --link-down and --link-up (run from a network namespace whose link they take down and
+bring up), a share of the cuts are a vanished link instead of a reset: no FIN and no RST reach
+the server; the subscriber reads what its kernel still holds until the link has been silent for
+--silence seconds, abandons the connection, brings the link up and resumes. The publisher then
+writes over --publisher-unix, which no link cut reaches.
 Prints one JSON object: what arrived, how often, and every gap, duplicate or disorder seen; the
 Swift test decides what is right. A gap right after a reply with "recovered":false is counted
 as reported; any other gap is silent. Exits 2 when the run does not finish in time.
@@ -11,6 +18,7 @@ import argparse
 import asyncio
 import json
 import random
+import shlex
 import socket
 import struct
 import sys
@@ -23,6 +31,22 @@ DEADLINE = 60
 PARTIAL = {}
 
 
+async def connected(options, port):
+    """A TCP socket connected to the server, with the receive buffer --receive-buffer asks for
+    (the reader's buffer is kept as small): small buffers hold few lines when the link goes,
+    so the subscriber gives a cut connection up soon after cut_after lines."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    if options.receive_buffer:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, options.receive_buffer)
+    sock.setblocking(False)
+    try:
+        await asyncio.get_running_loop().sock_connect(sock, (options.host, port))
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
 class Line:
     """A connection that sends and receives lines, over TCP or WebSocket."""
 
@@ -30,24 +54,30 @@ class Line:
         self.transport = options.transport
         if self.transport == "tcp":
             self.reader, self.writer = await asyncio.open_connection(
-                "127.0.0.1", options.port, limit=1 << 24)
+                sock=await connected(options, options.port),
+                limit=options.receive_buffer or 1 << 24)
             await self.receive()  # the greeting
+        elif self.transport == "unix":
+            self.reader, self.writer = await asyncio.open_unix_connection(
+                options.publisher_unix, limit=1 << 24)
+            await self.receive()
         else:
             self.ws = await websockets.connect(
-                f"ws://127.0.0.1:{options.http_port}/ws", compression=None, max_size=None,
-                max_queue=None)
+                f"ws://{options.host}:{options.http_port}/ws", compression=None, max_size=None,
+                max_queue=4 if options.receive_buffer else None,
+                sock=await connected(options, options.http_port))
             await self.receive()
         return self
 
     async def send(self, text):
-        if self.transport == "tcp":
+        if self.transport != "ws":
             self.writer.write((text + "\n").encode())
             await self.writer.drain()
         else:
             await self.ws.send(text)
 
     async def receive(self):
-        if self.transport == "tcp":
+        if self.transport != "ws":
             line = await self.reader.readline()
             if not line:
                 raise ConnectionError("closed")
@@ -56,14 +86,22 @@ class Line:
 
     def reset(self):
         """Cuts the connection with a reset, as a crash or a dropped link would."""
-        transport = self.writer.transport if self.transport == "tcp" else self.ws.transport
+        transport = self.writer.transport if self.transport != "ws" else self.ws.transport
         sock = transport.get_extra_info("socket")
         if sock is not None:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         transport.abort()
 
 
+async def run_command(command):
+    process = await asyncio.create_subprocess_exec(*shlex.split(command))
+    if await process.wait() != 0:
+        raise RuntimeError(f"{command} failed")
+
+
 async def publish(options, topics):
+    if options.publisher_unix:
+        options = argparse.Namespace(**{**vars(options), "transport": "unix"})
     line = await Line().open(options)
     total = options.values * len(topics)
     replies = 0
@@ -97,7 +135,7 @@ async def subscribe(options, topics, started):
     stats = PARTIAL
     stats.update({"received": 0, "connections": 0, "resumes": 0, "recovered_false": 0, "reported_gaps": 0,
              "silent_gaps": [], "duplicates": [], "disorder": [], "epochs": set(),
-             "last_n": last_n})
+             "last_n": last_n, "link_cuts": 0})
     first = True
     while any(n < options.values - 1 for n in last_n.values()):
         line = await Line().open(options)
@@ -111,10 +149,24 @@ async def subscribe(options, topics, started):
             started.set()
             first = False
         cut_after = rng.randint(options.min_lines, options.max_lines)
+        link_cut = options.link_down is not None and rng.random() < options.link_share
         seen_here = 0
+        link_down = False
         try:
-            while seen_here < cut_after and any(n < options.values - 1 for n in last_n.values()):
-                message = await asyncio.wait_for(line.receive(), 10)
+            while any(n < options.values - 1 for n in last_n.values()):
+                if seen_here >= cut_after and not link_cut:
+                    break
+                if seen_here >= cut_after and not link_down:
+                    await run_command(options.link_down)
+                    link_down = True
+                    stats["link_cuts"] += 1
+                try:
+                    wait = options.silence if link_down else 10
+                    message = await asyncio.wait_for(line.receive(), wait)
+                except asyncio.TimeoutError:
+                    if link_down:
+                        break  # the link is silent: what the kernel held has been read
+                    raise
                 if "ok" in message:
                     if message.get("ok") is not True:
                         raise RuntimeError(f"refused: {message}")
@@ -146,6 +198,9 @@ async def subscribe(options, topics, started):
                 last_n[topic] = max(last_n[topic], n)
         finally:
             line.reset()
+            if link_down:
+                await asyncio.sleep(rng.random() * options.pause)
+                await run_command(options.link_up)
         await asyncio.sleep(rng.random() * options.pause)
     stats["epochs"] = sorted(stats["epochs"])
     return stats
@@ -182,6 +237,16 @@ if __name__ == "__main__":
     parser.add_argument("--max-lines", type=int, default=200)
     parser.add_argument("--pause", type=float, default=0.01, help="longest wait to reconnect")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--host", default="127.0.0.1", help="the subscriber's server address")
+    parser.add_argument("--publisher-unix", help="the publisher's Unix socket")
+    parser.add_argument("--link-down", help="a command that takes the subscriber's link down")
+    parser.add_argument("--link-up", help="a command that brings it up again")
+    parser.add_argument("--link-share", type=float, default=0.5,
+                        help="the share of cuts that take the link down rather than reset")
+    parser.add_argument("--receive-buffer", type=int, default=0,
+                        help="the subscriber's SO_RCVBUF in bytes; 0 leaves the system's")
+    parser.add_argument("--silence", type=float, default=0.3,
+                        help="seconds without data after which a cut link counts as dead")
     try:
         asyncio.run(main(parser.parse_args()))
     except asyncio.TimeoutError:

@@ -10,15 +10,17 @@ final class NamespacedServer {
   /// The Unix socket the test's own clients connect to.
   let socketPath: String
 
-  /// Starts the server with `--dead-peer-timeout` of `deadPeerTimeout` seconds, and waits until
-  /// its socket answers.
-  init(_ network: TestNetwork, name: String, deadPeerTimeout: Int) throws {
+  /// Starts the server with `--dead-peer-timeout` of `deadPeerTimeout` seconds and `arguments`
+  /// besides, and waits until its socket answers.
+  init(
+    _ network: TestNetwork, name: String, deadPeerTimeout: Int, arguments: [String] = []
+  ) throws {
     socketPath = temporarySocketPath(name)
     process = try ServerProcess(
       arguments: [
         "--listen", "\(network.serverAddress):7070", "--listen", "unix:\(socketPath)",
         "--dead-peer-timeout", "\(deadPeerTimeout)", "--log-level", "debug",
-      ], launcher: network.launcher(in: network.serverNamespace))
+      ] + arguments, launcher: network.launcher(in: network.serverNamespace))
     let path = socketPath
     guard eventually({ (try? LineClient(.unix(path: path))) != nil }) else {
       throw TestSupportError("the server did not answer on \(path):\n\(process.output)")

@@ -6,22 +6,22 @@ import Glibc
 /// vanish as a real peer does, without a FIN or a RST. Needs root and `ip` (CI runs as root).
 ///
 /// Every address is the test's own, inside namespaces it made; nothing leaves the machine.
-final class TestNetwork {
+public final class TestNetwork {
   /// The server side's namespace and address.
-  let serverNamespace: String
-  let serverAddress: String
+  public let serverNamespace: String
+  public let serverAddress: String
   /// The client side's namespace and address.
-  let clientNamespace: String
-  let clientAddress: String
+  public let clientNamespace: String
+  public let clientAddress: String
   private let clientLink: String
 
   /// Whether this process can make namespaces: root with `ip` on the path.
-  static var isAvailable: Bool {
+  public static var isAvailable: Bool {
     getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/ip")
       || getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/sbin/ip")
   }
 
-  init() throws {
+  public init() throws {
     let tag = String(UInt32.random(in: 0...0xFFFFF), radix: 16)
     let subnet = Int.random(in: 1...250)
     serverNamespace = "obs-srv-\(tag)"
@@ -52,17 +52,23 @@ final class TestNetwork {
   deinit { remove() }
 
   /// Takes the client's end of the link down: its packets stop, in both directions.
-  func cutClientLink() throws {
+  public func cutClientLink() throws {
     try Self.ip("-n", clientNamespace, "link", "set", clientLink, "down")
   }
 
   /// Brings the client's end of the link up again: packets flow once more.
-  func restoreClientLink() throws {
+  public func restoreClientLink() throws {
     try Self.ip("-n", clientNamespace, "link", "set", clientLink, "up")
   }
 
+  /// The command line, for a script to run, that sets the client's end of the link `up` or
+  /// `down` (what ``cutClientLink()`` and ``restoreClientLink()`` do).
+  public func clientLinkCommand(_ state: String) -> String {
+    "\(Self.ipPath) -n \(clientNamespace) link set \(clientLink) \(state)"
+  }
+
   /// The arguments that run a command inside `namespace`.
-  func launcher(in namespace: String) -> [String] {
+  public func launcher(in namespace: String) -> [String] {
     [Self.ipPath, "netns", "exec", namespace]
   }
 
