@@ -19,10 +19,12 @@ extension Connection {
       let crowded = home.queuedOutput.isOverLimit
       if crowded { home.queuedOutput.cutIfOverLimit() }
       let size = crowded ? ReadBudget.smallestRead : readBudget.readSize
+      let buffer =
+        output.tls == nil
+        ? UnsafeMutableRawBufferPointer(rebasing: loop.readBuffer[0..<size])
+        : ConnectionTLS.ciphertextBuffer(in: loop.readBuffer, size: size)
       let result: IOResult<Int>
       do {
-        let buffer = UnsafeMutableRawBufferPointer(
-          rebasing: loop.readBuffer[0..<size])
         result = try SocketCalls.read(descriptor, into: buffer)
       } catch {
         closeAfter(error, "read failed")
@@ -38,7 +40,7 @@ extension Connection {
       case .done(let count):
         context.counters.update { $0.bytesIn += count }
         if let tls = output.tls {
-          receiveEncrypted(count, through: tls)
+          receiveEncrypted(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), through: tls)
         } else {
           receive(UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
         }
@@ -49,7 +51,7 @@ extension Connection {
         last = now
         // A short read emptied the socket: another read would only say so, one system call per
         // wake-up later, and the level-triggered loop reports whatever arrives next.
-        if crowded || count < size || now - start >= slice { return }
+        if crowded || count < buffer.count || now - start >= slice { return }
       }
     }
   }

@@ -25,11 +25,11 @@ extension Connection {
     }
   }
 
-  /// Feeds `count` bytes of ciphertext the socket read into the loop's buffer to the session,
-  /// then decrypts what they complete back into that buffer and hands it on.
-  func receiveEncrypted(_ count: Int, through tls: ConnectionTLS) {
-    tls.session.feed(UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
-    decrypt(through: tls)
+  /// Lends the session `ciphertext`, what the socket read into the loop's buffer
+  /// (``ConnectionTLS/ciphertextBuffer(in:size:)``), then decrypts what it completes into the
+  /// start of that buffer (``ConnectionTLS/plaintextBuffer(in:)``) and hands it on.
+  func receiveEncrypted(_ ciphertext: UnsafeRawBufferPointer, through tls: ConnectionTLS) {
+    tls.session.lending(ciphertext) { decrypt(through: tls) }
   }
 
   /// The socket reached its end: after close_notify, the client observes nothing more but
@@ -42,16 +42,17 @@ extension Connection {
   }
 
   private func decrypt(through tls: ConnectionTLS) {
+    let plaintext = ConnectionTLS.plaintextBuffer(in: loop.readBuffer)
     while !lifecycle.isClosed {
       let outcome: TLSRead
       do {
-        outcome = try tls.session.read(into: loop.readBuffer)
+        outcome = try tls.session.read(into: plaintext)
       } catch {
         return closeAfter(error, through: tls)
       }
       switch outcome {
       case .plaintext(let count):
-        receive(UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
+        receive(UnsafeRawBufferPointer(rebasing: plaintext[0..<count]))
       case .handshakeCompleted:
         handshakeCompleted(tls)
       case .needsInput:

@@ -20,6 +20,28 @@ final class ConnectionTLS {
   /// Whether the handshake's failure was counted, so that the close does not count it again.
   var failureCounted = false
 
+  /// The plaintext one ``TLSSession/read(into:)`` returns at most: one record's.
+  static let plaintextBytes = 16 * 1024
+
+  /// Where the socket reads ciphertext into: the loop's read buffer after its first
+  /// ``plaintextBytes``, at most `size` bytes of it. The session reads the records there
+  /// (``TLSSession/lending(_:_:)``) and decrypts into the first part (``plaintextBuffer(in:)``),
+  /// so what a TLS connection receives is not copied once more on its way in.
+  static func ciphertextBuffer(in readBuffer: UnsafeMutableRawBufferPointer, size: Int)
+    -> UnsafeMutableRawBufferPointer
+  {
+    let end = plaintextBytes + min(size, readBuffer.count - plaintextBytes)
+    return UnsafeMutableRawBufferPointer(rebasing: readBuffer[plaintextBytes..<end])
+  }
+
+  /// Where the session decrypts into: the first ``plaintextBytes`` of the loop's read buffer,
+  /// apart from the ciphertext it reads (``ciphertextBuffer(in:size:)``).
+  static func plaintextBuffer(in readBuffer: UnsafeMutableRawBufferPointer)
+    -> UnsafeMutableRawBufferPointer
+  {
+    UnsafeMutableRawBufferPointer(rebasing: readBuffer[..<plaintextBytes])
+  }
+
   /// The layer of `session`, a server session no byte went through yet.
   init(session: TLSSession) {
     self.session = session

@@ -5,8 +5,9 @@ import Glibc
 /// plaintext in, ciphertext for the socket out. No socket, no thread, no blocking.
 ///
 /// OpenSSL works through a BIO of the session's own (``CiphertextBIO``) over its
-/// ``CiphertextChannel``. ``feed(_:)`` copies what the socket read into the channel;
-/// ``read(into:)`` runs the handshake, then decrypts into the caller's buffer;
+/// ``CiphertextChannel``. ``feed(_:)`` copies what the socket read into the channel, or
+/// ``lending(_:_:)`` lets OpenSSL read it in the caller's buffer; ``read(into:)`` runs the
+/// handshake, then decrypts into the caller's buffer;
 /// ``send(_:appendingTo:)`` encrypts, and OpenSSL's writes append the records straight to the
 /// caller's output bytes. Whatever OpenSSL wants to send on its own (handshake messages,
 /// alerts, session tickets, close_notify) waits in the channel until
@@ -86,6 +87,17 @@ public final class TLSSession {
   public func feed(_ ciphertext: UnsafeRawBufferPointer) {
     guard !ciphertext.isEmpty else { return }
     channel.feed(ciphertext)
+  }
+
+  /// Lets the session read `ciphertext` the socket read where it is, without a copy, while
+  /// `body` runs ``read(into:)``, which must decrypt into other memory; what `body` leaves
+  /// unread (when it stops before ``TLSRead/needsInput``) is copied in when it returns, so the
+  /// caller's buffer is free again then. A connection reading into one part of its loop's buffer and
+  /// decrypting into another saves one copy of everything it receives.
+  public func lending<Result, Failure: Error>(
+    _ ciphertext: UnsafeRawBufferPointer, _ body: () throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    try channel.lending(ciphertext, body)
   }
 
   /// The socket reached its end: the next ``read(into:)`` reports ``TLSFailure/Kind/truncated``

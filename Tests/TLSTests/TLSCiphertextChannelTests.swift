@@ -74,6 +74,37 @@ final class TLSCiphertextChannelTests: CertificateTestCase {
     XCTAssertFalse(received.closed)
   }
 
+  func testLentCiphertextIsReadWhereItIsAndWhatIsLeftIsKept() throws {
+    let (client, server) = try pair()
+    let sent = (0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+    var ciphertext: [UInt8] = []
+    try sent.withUnsafeBytes { try server.send($0, appendingTo: &ciphertext) }
+    var plaintext: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    // One socket buffer reused for every read, as the loop's is: pieces of 1,000 bytes end
+    // inside records, and nothing may be read from it after its lending ended.
+    var socketBuffer = [UInt8](repeating: 0, count: 1_000)
+    let held = client.heldBytes
+    for start in stride(from: 0, to: ciphertext.count, by: socketBuffer.count) {
+      let piece = ciphertext[start..<min(start + socketBuffer.count, ciphertext.count)]
+      socketBuffer.replaceSubrange(0..<piece.count, with: piece)
+      try socketBuffer.withUnsafeBytes { lent in
+        try client.lending(UnsafeRawBufferPointer(rebasing: lent[..<piece.count])) {
+          while case .plaintext(let count) = try buffer.withUnsafeMutableBytes({
+            try client.read(into: $0)
+          }) {
+            plaintext += buffer[..<count]
+          }
+        }
+      }
+      for index in socketBuffer.indices { socketBuffer[index] = 0xEE }
+    }
+    XCTAssertEqual(plaintext, sent)
+    // Nothing was copied into the channel: OpenSSL read every lent byte where it was, a
+    // record cut short into its own record buffer.
+    XCTAssertEqual(client.heldBytes, held)
+  }
+
   func testCloseNotifyWaitsUntilTakenAndEndsTheStream() throws {
     let (client, server) = try pair()
     var ciphertext: [UInt8] = []

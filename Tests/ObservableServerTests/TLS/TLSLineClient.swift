@@ -64,11 +64,12 @@ final class TLSLineClient {
     try sendRaw(Array((text + "\n").utf8))
   }
 
-  /// Sends `bytes` as they are, sealed.
-  func sendRaw(_ bytes: [UInt8]) throws {
+  /// Sends `bytes` as they are, sealed; the records go out `piece` bytes a `send` at most, so
+  /// that the server's reads can end inside a record.
+  func sendRaw(_ bytes: [UInt8], piece: Int = .max) throws {
     var records: [UInt8] = []
     try bytes.withUnsafeBytes { try session.send($0, appendingTo: &records) }
-    try write(records)
+    try write(records, piece: piece)
   }
 
   /// The plaintext received and not read as lines yet.
@@ -154,10 +155,10 @@ final class TLSLineClient {
     try write(records)
   }
 
-  private func write(_ bytes: [UInt8]) throws {
+  private func write(_ bytes: [UInt8], piece: Int = .max) throws {
     var offset = 0
     while offset < bytes.count {
-      let sent = bytes[offset...].withUnsafeBytes {
+      let sent = bytes[offset..<min(bytes.count, offset &+ piece)].withUnsafeBytes {
         Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
       }
       guard sent >= 0 else { throw TestSupportError(call: "send", code: errno) }
