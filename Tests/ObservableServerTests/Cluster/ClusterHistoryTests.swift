@@ -80,19 +80,7 @@ final class ClusterHistoryTests: XCTestCase {
   /// from a recent position says `recovered:true` and delivers exactly what came after it.
   func testAResumeBeyondTheHistoryOfATopicSaysRecoveredFalse() throws {
     let cluster = try HistoryNodes(self, history: 5)
-    let subscriber = try cluster.nodes[0].client()
-    try subscriber.request(#"{"op":"subscribe","stream":"gap.x","pos":true}"#)
-    let publisher = try cluster.nodes[0].client()
-    for value in 0..<20 {
-      try publisher.request(#"{"op":"publish","stream":"gap.x","value":\#(value)}"#)
-    }
-    var positions: [Int: String] = [:]
-    while positions.count < 20 {
-      guard let delivery = PositionedValue(try subscriber.readJSON(timeout: .seconds(10)))
-      else { continue }
-      positions[delivery.value] = delivery.position
-    }
-    subscriber.close()
+    let positions = try cluster.publish(20, to: "gap.x")
 
     let late = try cluster.nodes[1].client()
     let stale = try late.request(
@@ -125,24 +113,13 @@ final class ClusterHistoryTests: XCTestCase {
   /// first, each with the position a subscriber got for it.
   func testTheHistoryOpAnswersOnAnotherNode() throws {
     let cluster = try HistoryNodes(self, history: 100)
-    let subscriber = try cluster.nodes[0].client()
-    try subscriber.request(#"{"op":"subscribe","stream":"read.x","pos":true}"#)
-    let publisher = try cluster.nodes[0].client()
-    for value in 0..<3 {
-      try publisher.request(#"{"op":"publish","stream":"read.x","value":\#(value)}"#)
-    }
-    var positions: [String] = []
-    while positions.count < 3 {
-      if let delivery = PositionedValue(try subscriber.readJSON(timeout: .seconds(10))) {
-        positions.append(delivery.position)
-      }
-    }
+    let positions = try cluster.publish(3, to: "read.x")
     let reader = try cluster.nodes[1].client()
     let reply = try reader.request(
       #"{"op":"history","stream":"read.x","limit":2}"#, timeout: .seconds(10))
     XCTAssertEqual(reply["count"] as? Int, 2, "\(reply)")
     let lines = reader.takeDeliveries().compactMap(PositionedValue.init)
     XCTAssertEqual(lines.map(\.value), [1, 2])
-    XCTAssertEqual(lines.map(\.position), Array(positions.suffix(2)))
+    XCTAssertEqual(lines.map(\.position), [positions[1], positions[2]])
   }
 }

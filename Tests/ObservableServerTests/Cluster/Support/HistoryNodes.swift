@@ -24,6 +24,28 @@ struct HistoryNodes {
   }
 }
 
+extension HistoryNodes {
+  /// Publishes the values 0 to `count - 1` to `topic` on the first node, and returns the
+  /// position a subscriber with positions there got for each, by value.
+  func publish(_ count: Int, to topic: String) throws -> [Int: String] {
+    let subscriber = try nodes[0].client()
+    defer { subscriber.close() }
+    try subscriber.request(#"{"op":"subscribe","stream":"\#(topic)","pos":true}"#)
+    let publisher = try nodes[0].client()
+    defer { publisher.close() }
+    for value in 0..<count {
+      try publisher.request(#"{"op":"publish","stream":"\#(topic)","value":\#(value)}"#)
+    }
+    var positions: [Int: String] = [:]
+    while positions.count < count {
+      if let delivery = PositionedValue(try subscriber.readJSON(timeout: .seconds(10))) {
+        positions[delivery.value] = delivery.position
+      }
+    }
+    return positions
+  }
+}
+
 /// One delivery with a position, as a test checks it.
 struct PositionedValue {
   let topic: String
