@@ -123,3 +123,42 @@ final class ClusterHistoryTests: XCTestCase {
     XCTAssertEqual(lines.map(\.position), [positions[1], positions[2]])
   }
 }
+
+/// A subscription with positions outlives the NATS server under its node.
+final class ClusterHistoryFailoverTests: XCTestCase {
+  /// The NATS server of the subscriber's node is killed: the node moves to another, its
+  /// consumer is made again after the last sequence delivered, and the subscriber gets every
+  /// value stored afterwards once, in order, with no reconnect of its own.
+  func testASubscriptionWithPositionsGoesOnWhenItsNATSServerDies() throws {
+    let cluster = try HistoryNodes(self, history: 1000)
+    let subscriber = try cluster.nodes[1].client()
+    try subscriber.request(#"{"op":"subscribe","stream":"fail.x","pos":true}"#)
+    let publisher = try cluster.nodes[0].client()
+    var values: [Int] = []
+    func publish(_ range: Range<Int>) throws {
+      for value in range {
+        try publisher.request(#"{"op":"publish","stream":"fail.x","value":\#(value)}"#)
+      }
+      while values.count < range.upperBound {
+        if let delivery = PositionedValue(try subscriber.readJSON(timeout: .seconds(20))) {
+          values.append(delivery.value)
+        }
+      }
+    }
+    try publish(0..<50)
+    cluster.nats.kill(1)
+    // Values are published again once JetStream stores them (a new stream leader, if it was
+    // on the killed server): a probe on another topic must come back from the history.
+    let probe = try cluster.nodes[0].client()
+    let stored = eventually(timeout: .seconds(30)) {
+      _ = try? probe.request(#"{"op":"publish","stream":"probe.x","value":1}"#)
+      let reply = try? probe.request(
+        #"{"op":"history","stream":"probe.x","limit":1}"#, timeout: .seconds(3))
+      return (reply?["count"] as? Int ?? 0) > 0
+    }
+    XCTAssertTrue(stored, "JetStream stored nothing after the kill")
+    try publish(50..<100)
+    XCTAssertEqual(values, Array(0..<100))
+    XCTAssertThrowsError(try subscriber.readJSON(timeout: .milliseconds(500)))
+  }
+}
