@@ -80,8 +80,7 @@ public enum JetStreamAPI {
       deliverPolicy: "last_per_subject", filterSubject: filter, ackPolicy: "none",
       headersOnly: headersOnly ? true : nil,
       deliverSubject: deliverSubject, memoryStorage: true,
-      inactiveThreshold: inactiveThreshold.components.seconds * 1_000_000_000
-        + inactiveThreshold.components.attoseconds / 1_000_000_000)
+      inactiveThreshold: nanoseconds(inactiveThreshold))
     let body = ConsumerCreate(streamName: stream, config: config)
     return JetStreamRequest(subject: "$JS.API.CONSUMER.CREATE.\(stream)", body: json(body))
   }
@@ -110,6 +109,11 @@ public enum JetStreamAPI {
     throws(JetStreamError) -> JetStreamPublishAck
   {
     try decode(JetStreamPublishAck.self, reply)
+  }
+
+  /// `duration` in whole nanoseconds, as JetStream writes durations.
+  public static func nanoseconds(_ duration: Duration) -> Int64 {
+    duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
   }
 
   private static func success(_ reply: Result<NATSMessage, NATSRequestError>)
@@ -142,7 +146,7 @@ public enum JetStreamAPI {
     }
   }
 
-  private static func json(_ value: some Encodable) -> [UInt8] {
+  static func json(_ value: some Encodable) -> [UInt8] {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     // Structs of strings, numbers and booleans always encode.
@@ -164,7 +168,7 @@ private struct Success: Decodable {
 
 private struct Empty: Decodable {}
 
-private struct ConsumerCreate: Encodable {
+struct ConsumerCreate: Encodable {
   var streamName: String
   var config: ConsumerConfig
 
@@ -174,7 +178,7 @@ private struct ConsumerCreate: Encodable {
   }
 }
 
-private struct ConsumerConfig: Encodable {
+struct ConsumerConfig: Encodable {
   var deliverPolicy: String
   var filterSubject: String
   var ackPolicy: String
@@ -183,6 +187,10 @@ private struct ConsumerConfig: Encodable {
   var deliverSubject: String
   var memoryStorage: Bool
   var inactiveThreshold: Int64
+  /// The stream sequence to start at, with the policy `by_start_sequence`.
+  var startSequence: UInt64?
+  /// Nanoseconds between the status messages an idle consumer sends, when set.
+  var idleHeartbeat: Int64?
 
   enum CodingKeys: String, CodingKey {
     case deliverPolicy = "deliver_policy"
@@ -192,5 +200,7 @@ private struct ConsumerConfig: Encodable {
     case deliverSubject = "deliver_subject"
     case memoryStorage = "mem_storage"
     case inactiveThreshold = "inactive_threshold"
+    case startSequence = "opt_start_seq"
+    case idleHeartbeat = "idle_heartbeat"
   }
 }

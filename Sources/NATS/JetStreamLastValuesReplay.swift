@@ -17,6 +17,8 @@ public struct JetStreamLastValuesReplay: Sendable {
   public let deliverSubject: String
   /// Whether the values come without their payloads (the subjects are what is wanted).
   public let headersOnly: Bool
+  /// With a sequence, every value from it on instead of the last of each subject.
+  public let startSequence: UInt64?
   /// The values delivered so far, in the stream's order, one per subject.
   public var values: [JetStreamStoredMessage] { deliveries.map(\.message) }
   /// The consumer's name, once the create reply came.
@@ -25,17 +27,28 @@ public struct JetStreamLastValuesReplay: Sendable {
   private var pendingAtCreation: Int?
 
   /// A replay of `filter`'s last values from `stream`, delivered to `deliverSubject`; with
-  /// `headersOnly` their payloads are left out.
-  public init(stream: String, filter: String, deliverSubject: String, headersOnly: Bool = false) {
+  /// `headersOnly` their payloads are left out. With `startSequence`, every value stored
+  /// from that sequence on is replayed instead (for a history, which keeps several per
+  /// subject), with their payloads.
+  public init(
+    stream: String, filter: String, deliverSubject: String, headersOnly: Bool = false,
+    startSequence: UInt64? = nil
+  ) {
     self.stream = stream
     self.filter = filter
     self.deliverSubject = deliverSubject
-    self.headersOnly = headersOnly
+    self.headersOnly = headersOnly && startSequence == nil
+    self.startSequence = startSequence
   }
 
   /// The request that creates the consumer.
   public var createRequest: JetStreamRequest {
-    JetStreamAPI.createLastPerSubjectConsumer(
+    if let startSequence {
+      return JetStreamAPI.createSequenceConsumer(
+        stream: stream, filter: filter, deliverSubject: deliverSubject,
+        startSequence: startSequence)
+    }
+    return JetStreamAPI.createLastPerSubjectConsumer(
       stream: stream, filter: filter, deliverSubject: deliverSubject, headersOnly: headersOnly)
   }
 

@@ -12,6 +12,10 @@ public struct JetStreamStreamConfig: Sendable, Equatable, Codable {
   public var allowDirect: Bool
   /// `file` or `memory`.
   public var storage: String
+  /// How long a message is kept, in nanoseconds; `nil` (or 0) keeps it as the other limits allow.
+  public var maxAge: Int64?
+  /// Bytes the stream may hold; the oldest messages go first; `nil` (or -1) for no limit.
+  public var maxBytes: Int64?
 
   /// A configuration for retained values: one message per subject, replicated, on file.
   public init(
@@ -31,6 +35,8 @@ public struct JetStreamStreamConfig: Sendable, Equatable, Codable {
     case maxMessagesPerSubject = "max_msgs_per_subject"
     case replicas = "num_replicas"
     case allowDirect = "allow_direct"
+    case maxAge = "max_age"
+    case maxBytes = "max_bytes"
   }
 
   /// Decodes a server's configuration, which may leave out fields at their defaults.
@@ -43,5 +49,7 @@ public struct JetStreamStreamConfig: Sendable, Equatable, Codable {
     replicas = try container.decodeIfPresent(Int.self, forKey: .replicas) ?? 1
     allowDirect = try container.decodeIfPresent(Bool.self, forKey: .allowDirect) ?? false
     storage = try container.decodeIfPresent(String.self, forKey: .storage) ?? "file"
+    maxAge = try container.decodeIfPresent(Int64.self, forKey: .maxAge)
+    maxBytes = try container.decodeIfPresent(Int64.self, forKey: .maxBytes)
   }
 }

@@ -28,6 +28,8 @@ public struct ClusterConfiguration: Sendable {
   /// `tls://` URL), and the client certificate it presents; `nil`: the system's authorities
   /// and no certificate.
   public var tls: TLSClientConfiguration?
+  /// The topic history JetStream keeps for the cluster (`--history`), or `nil` for none.
+  public var history: ClusterHistorySettings?
 
   /// A configuration from the URLs users write (`nats://[user:password@|token@]host[:port]`).
   public init(urls: [String], prefix: String = "obs", replicas: Int = 3)

@@ -50,6 +50,18 @@ package enum ClusterLines {
     return pieces
   }
 
+  /// `lines` cut at every line end, one piece per line.
+  static func split(_ lines: [UInt8]) -> [ArraySlice<UInt8>] {
+    var pieces: [ArraySlice<UInt8>] = []
+    var start = 0
+    while start < lines.count {
+      let end = (lines[start...].firstIndex(of: 0x0A) ?? (lines.count - 1)) + 1
+      pieces.append(lines[start..<end])
+      start = end
+    }
+    return pieces
+  }
+
   /// The topic of a chunk of lines, `{"stream":"T",...`; names need no escaping, so it ends
   /// at the next quote.
   static func topic(of lines: [UInt8]) -> Substring? {

@@ -7,12 +7,14 @@ extension ClusterLink {
   func connected(_ info: NATSServerInfo) {
     maxPayload.store(info.maxPayload, ordering: .relaxed)
     stream.ensure()
+    history?.connected()
   }
 
   /// Delivers a message from NATS to the replay or the local subscribers its subscription
   /// stands for.
   func received(_ message: NATSMessage) {
     if replays.deliver(message) { return }
+    if let history, history.deliver(message) { return }
     guard let registry, let target = state.withLock({ $0.targets[message.sid] }),
       let topic = subjects.topic(ofLive: message.subject)
     else { return }

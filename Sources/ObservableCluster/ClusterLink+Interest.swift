@@ -51,7 +51,11 @@ extension ClusterLink {
         state.lastSubject = subjects.live(topic)
       }
       let subject = state.lastSubject
-      for piece in ClusterLines.pieces(lines, limit: state.session.maxPayload) {
+      // With history each value is a message of its own, so that it has its own sequence.
+      let pieces =
+        history == nil
+        ? ClusterLines.pieces(lines, limit: state.session.maxPayload) : ClusterLines.split(lines)
+      for piece in pieces {
         guard (try? state.session.publish(subject: subject, payload: piece)) != nil else {
           state.counters.valuesDropped += count
           return false

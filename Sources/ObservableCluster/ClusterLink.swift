@@ -12,7 +12,7 @@ import Synchronization
 /// for retained values.
 ///
 /// The link is what the rest of the server calls; each job is a type of its own: the socket
-/// and its reconnections (``ClusterConnection``), the retained stream (``RetainedStream``),
+/// and its reconnections (``ClusterConnection``), the retained stream (``ClusterStream``),
 /// storing retained values (``RetainedStore``), reading them back (``RetainedReader``,
 /// ``ClusterReplays``). Interest and values for the other nodes are the link's own, as
 /// connection threads call them on every publish. Connection threads publish into the
@@ -48,7 +48,9 @@ package final class ClusterLink: @unchecked Sendable {
   /// The socket to NATS and its reconnections, requests and replies.
   private(set) var connection: ClusterConnection!
   /// The JetStream stream of retained values.
-  private(set) var stream: RetainedStream!
+  private(set) var stream: ClusterStream!
+  /// Topic history in JetStream, with `--history`.
+  private(set) var history: ClusterHistory?
   /// Retained publishes waiting for JetStream.
   private(set) var store: RetainedStore!
   /// Reads of retained values.
@@ -68,7 +70,13 @@ package final class ClusterLink: @unchecked Sendable {
       pingInterval: configuration.pingInterval, maxPingsOut: configuration.maxPingsOut)
     state = Locked(ClusterState(session: session))
     connection = ClusterConnection(link: self)
-    stream = RetainedStream(link: self)
+    let subjects = subjects
+    stream = ClusterStream(link: self, purpose: "retained") { replicas in
+      JetStreamStreamConfig(
+        name: subjects.stream, subjects: [subjects.retained + ".>"], maxMessagesPerSubject: 1,
+        replicas: replicas, allowDirect: true)
+    }
+    history = configuration.history.map { ClusterHistory(link: self, settings: $0) }
     store = RetainedStore(link: self)
     reader = RetainedReader(link: self)
     replays = ClusterReplays(link: self)

@@ -20,11 +20,12 @@ package final class ClusterReplays: @unchecked Sendable {
   /// The number of the last replay, which makes its deliver subject unique.
   private var started = 0
 
-  /// Starts a replay of the last stored message of every subject `filter` matches; they go
-  /// to `completion` once all have come, or what came after an error or 3 s. `headersOnly`
-  /// leaves their payloads out, for a caller that needs the subjects only.
+  /// Starts a replay of the last stored message of every subject `filter` matches, in the
+  /// retained stream (every message from `startSequence` on, in `stream`, when given); they
+  /// go to `completion` once all have come, or what came after an error or 3 s.
+  /// `headersOnly` leaves their payloads out, for a caller that needs the subjects only.
   func start(
-    filter: String, headersOnly: Bool,
+    filter: String, headersOnly: Bool, stream: String? = nil, startSequence: UInt64? = nil,
     then completion: @escaping ([JetStreamStoredMessage]) -> Void
   ) {
     guard let loop = link.loop else { return completion([]) }
@@ -32,8 +33,8 @@ package final class ClusterReplays: @unchecked Sendable {
     let deliverSubject = link.state.withLock { $0.session.inboxPrefix } + "-r.\(started)"
     let replay = ClusterReplay(
       replay: JetStreamLastValuesReplay(
-        stream: link.subjects.stream, filter: filter, deliverSubject: deliverSubject,
-        headersOnly: headersOnly),
+        stream: stream ?? link.subjects.stream, filter: filter, deliverSubject: deliverSubject,
+        headersOnly: headersOnly, startSequence: startSequence),
       completion: completion)
     // The deliver subject is subscribed before the consumer exists: its first values may
     // come before the reply that creates it.

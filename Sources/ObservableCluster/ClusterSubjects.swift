@@ -11,6 +11,8 @@ package struct ClusterSubjects: Sendable {
   let retained: String
   /// The JetStream stream that holds the retained values, `OBS_RETAINED`.
   let stream: String
+  /// The JetStream stream that keeps the live values as topic history, `OBS_HISTORY`.
+  let historyStream: String
 
   /// The subjects and stream of `prefix`, a valid name.
   init(prefix: String) {
@@ -18,6 +20,7 @@ package struct ClusterSubjects: Sendable {
     retained = prefix + "-retained"
     let upper = prefix.uppercased().map { $0 == "." || $0 == "-" ? "_" : $0 }
     stream = String(upper) + "_RETAINED"
+    historyStream = String(upper) + "_HISTORY"
   }
 
   /// The subject live values of `name` (a topic or a pattern) travel on.

@@ -13,12 +13,19 @@ package final class HeldValues: Sendable {
   static let limit = 1 << 20
 
   private let observer: StreamObserver
+  /// Bytes this hold keeps at most.
+  private let limit: Int
   private let dropped: @Sendable (Int) -> Void
   private let state = Locked(HeldState())
 
-  /// A closed hold before `observer`; `dropped` gets the number of lines dropped past the limit.
-  init(_ observer: StreamObserver, dropped: @escaping @Sendable (Int) -> Void) {
+  /// A closed hold before `observer` of `limit` bytes; `dropped` gets the number of lines
+  /// dropped past it.
+  init(
+    _ observer: StreamObserver, limit: Int = HeldValues.limit,
+    dropped: @escaping @Sendable (Int) -> Void
+  ) {
     self.observer = observer
+    self.limit = limit
     self.dropped = dropped
   }
 
@@ -33,7 +40,7 @@ package final class HeldValues: Sendable {
         observer.next(lines)
         return true
       }
-      guard state.bytes + lines.count <= Self.limit else { return false }
+      guard state.bytes + lines.count <= limit else { return false }
       state.lines.append(lines)
       state.bytes += lines.count
       return true

@@ -103,11 +103,14 @@ extension Session {
   }
 
   /// The observer for a subscription whose reply was just sent: the session's own, or, when
-  /// the reply waits behind one the cluster owes, one that holds values until it goes out.
-  func observerAfterReply() -> StreamObserver {
+  /// the reply waits behind one the cluster owes, one that holds values (`limit` bytes)
+  /// until it goes out.
+  func observerAfterReply(limit: Int = HeldValues.limit) -> StreamObserver {
     guard !replyQueue.isEmpty else { return observer }
     let counters = context.counters
-    let held = HeldValues(observer) { lines in counters.update { $0.droppedTotal += lines } }
+    let held = HeldValues(observer, limit: limit) { lines in
+      counters.update { $0.droppedTotal += lines }
+    }
     heldValues.append((replyQueue.lastTicket, held))
     return held.relay
   }

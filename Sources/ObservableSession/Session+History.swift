@@ -6,9 +6,7 @@ extension Session {
   /// Subscribes with a position on every delivery, resuming after `since` when given; the
   /// reply says `"recovered"` for a resume.
   func subscribeWithPositions(_ request: Request, _ name: String) throws(ProtocolError) {
-    if context.cluster != nil {
-      throw ProtocolError(.unsupported, "history and positions are not available with --cluster")
-    }
+    if let link = context.cluster { return try subscribeWithPositions(request, name, link) }
     try checkRoom(for: name)
     let subscription = try context.registry.subscribeWithPositions(
       name, since: request.since, observer: permitted(observerAfterReply(), name)
@@ -36,6 +34,7 @@ extension Session {
     // Reading history is receiving: the same rules as a subscription, a pattern allowed in
     // part giving only the topics the user may receive.
     try authorizeSubscribe(name)
+    if let link = context.cluster { return try readHistory(request, name, link) }
     let read = try context.registry.readHistory(name, limit: request.limit)
     let lines = permittedLines(read.lines, name)
     if !lines.isEmpty { sendReply(lines) }
@@ -48,5 +47,7 @@ extension Session {
   }
 
   /// Whether the greeting lists the feature `history`.
-  package var keepsHistory: Bool { context.registry.history != nil }
+  package var keepsHistory: Bool {
+    context.registry.history != nil || context.cluster?.keepsHistory == true
+  }
 }

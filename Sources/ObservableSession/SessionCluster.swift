@@ -1,3 +1,4 @@
+import ObservableStreams
 import ObservableWire
 
 /// The cluster as a session sees it: the requests a clustered server answers differently.
@@ -32,4 +33,22 @@ package protocol SessionCluster: AnyObject, Sendable {
   /// tell; `completion` runs on any thread.
   func retainedTopics(
     matching filter: String?, completion: @escaping @Sendable ([String]?) -> Void)
+
+  /// Whether the cluster keeps topic history (`--history` with `--cluster`).
+  var keepsHistory: Bool { get }
+
+  /// Subscribes `observer` to `name` (a name or a pattern) with a position on every delivery,
+  /// the values after `since` (a position any node wrote) first; `reply` gets, from any
+  /// thread and before any value, whether the history reached back to `since` (`nil`
+  /// without it) or why there is no subscription. Returns what ends it.
+  func subscribeWithPositions(
+    _ name: String, isPattern: Bool, since: StreamPosition?, observer: StreamObserver,
+    reply: @escaping @Sendable (Result<Bool?, ProtocolError>) -> Void
+  ) -> @Sendable () -> Void
+
+  /// Reads the last `limit` values of `name` (a name or a pattern) with their positions,
+  /// oldest first; `completion` gets them and how many, from any thread.
+  func readHistory(
+    _ name: String, isPattern: Bool, limit: Int?,
+    completion: @escaping @Sendable (Result<(lines: [UInt8], count: Int), ProtocolError>) -> Void)
 }

@@ -24,6 +24,11 @@ package struct SessionSubscriptions {
     positions[name] != nil
   }
 
+  /// The subscription to `name`, if there is one.
+  func subscription(named name: String) -> Subscription? {
+    positions[name].map { entries[$0].subscription }
+  }
+
   /// Adds the subscription to `name`, which has none yet.
   mutating func insert(_ name: String, _ subscription: Subscription) {
     positions[name] = entries.count

@@ -13,16 +13,7 @@ extension StreamRegistry {
   ) throws(ProtocolError) -> Subscription {
     let history = try history(for: name)
     let isPattern = try StreamName.validatePattern(name)
-    var position: StreamPosition?
-    if let since {
-      guard let parsed = StreamPosition(parsing: since) else {
-        throw ProtocolError(
-          .badRequest,
-          "\"since\" must be a position the server sent, as EPOCH-SEQUENCE (\"\(QuotedPrefix.of(since))\" is not one)"
-        )
-      }
-      position = parsed
-    }
+    let position = try since.map { since throws(ProtocolError) in try StreamPosition.since(since) }
     let detach = history.subscribe(
       name, isPattern: isPattern, since: position, observer: observer,
       retained: { retainedLines(name, isPattern: isPattern) }, reply: reply)

@@ -32,9 +32,6 @@ struct HistoryOptions: ParsableArguments {
     }
     guard maxBytes >= 0 else { throw ValidationError("--max-history-bytes must not be negative") }
     guard valuesPerTopic > 0 else { return }
-    guard configuration.cluster == nil else {
-      throw ValidationError("--history is not available with --cluster yet")
-    }
     configuration.historyPerTopic = valuesPerTopic
     configuration.historyTimeToLive =
       timeToLive == 0 ? nil : .milliseconds(Int((timeToLive * 1000).rounded()))

@@ -1,11 +1,12 @@
+import ObservableCluster
 import ObservableCounters
 import ObservableStreams
 
 extension ObservableServer {
   /// The topics' history the configuration asks for, or `nil` with `--history 0`.
   ///
-  /// Clustered, history is not kept yet (positions would have to come from JetStream, so
-  /// that a client can resume on another node); the command line refuses the combination.
+  /// Clustered, JetStream keeps the history instead (``clusterConfiguration(_:)``), so that
+  /// a client can resume on another node.
   static func history(_ configuration: ServerConfiguration, _ counters: ServerCounters)
     -> StreamHistory?
   {
@@ -15,5 +16,17 @@ extension ObservableServer {
       timeToLive: configuration.historyTimeToLive, maxBytes: configuration.maxHistoryBytes)
     if let epoch = configuration.historyEpoch { history.epoch = epoch }
     return StreamHistory(configuration: history, counters: counters)
+  }
+
+  /// The cluster's configuration with the history the configuration asks for, which
+  /// JetStream keeps; `nil` without `--cluster`.
+  static func clusterConfiguration(_ configuration: ServerConfiguration) -> ClusterConfiguration? {
+    guard var cluster = configuration.cluster else { return nil }
+    if configuration.historyPerTopic > 0 {
+      cluster.history = ClusterHistorySettings(
+        valuesPerTopic: configuration.historyPerTopic,
+        timeToLive: configuration.historyTimeToLive, maxBytes: configuration.maxHistoryBytes)
+    }
+    return cluster
   }
 }

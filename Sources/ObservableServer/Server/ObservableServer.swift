@@ -35,7 +35,9 @@ public final class ObservableServer: Sendable {
     self.logger = logger
     let counters = ServerCounters()
     warnings = RepeatedWarnings(logger: logger)
-    let cluster = configuration.cluster.map { ClusterLink(configuration: $0, logger: logger) }
+    let cluster = Self.clusterConfiguration(configuration).map {
+      ClusterLink(configuration: $0, logger: logger)
+    }
     var sources: [any StreamSource] = [
       BuiltinStreams.clock(), BuiltinStreams.stats(counters: counters, replication: cluster),
     ]

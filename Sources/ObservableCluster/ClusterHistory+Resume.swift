@@ -1,0 +1,151 @@
+import NATS
+import ObservableStreams
+import ObservableWire
+
+/// Subscriptions with positions, and reads of the history, as the sessions ask for them.
+extension ClusterHistory {
+  /// The answer while JetStream cannot be asked.
+  static let unavailable = ProtocolError(
+    .unavailable, "the cluster's history is not available now (no NATS connection or JetStream)")
+
+  /// Topics full to `--history` whose oldest value a resume reads at most; a pattern with
+  /// more answers `recovered:false` without asking.
+  static let fullTopicsChecked = 256
+
+  /// Subscribes `observer` to `name` (a pattern when `isPattern`) with positions: the values
+  /// after `since` first, when given, then every new one. `reply` gets whether the history
+  /// reached back to `since` (`nil` without it), or `unavailable`, before any value comes.
+  /// Returns what ends the subscription. Any thread.
+  func subscribe(
+    _ name: String, isPattern: Bool, since: StreamPosition?, observer: StreamObserver,
+    reply: @escaping @Sendable (Result<Bool?, ProtocolError>) -> Void
+  ) -> @Sendable () -> Void {
+    guard let loop = link.loop else {
+      reply(.failure(Self.unavailable))
+      return {}
+    }
+    let handle = FeedHandle()
+    loop.execute { [self] in
+      guard isAvailable, let epoch else { return reply(.failure(Self.unavailable)) }
+      let filter = link.subjects.live(name)
+      let call = JetStreamAPI.streamInfo(
+        name: link.subjects.historyStream, subjectsFilter: filter)
+      do throws(NATSCommandError) {
+        try link.connection.request(call.subject, payload: call.body, timeout: .seconds(2)) {
+          [self] result in
+          guard let status = try? JetStreamAPI.decodeStreamStatus(result) else {
+            return reply(.failure(Self.unavailable))
+          }
+          let start: (after: UInt64, recovered: Bool?)
+          if let since {
+            start = since.epoch == epoch ? (since.sequence, nil) : (0, false)
+          } else {
+            start = (status.lastSequence, nil)
+          }
+          let begin = { [self] (recovered: Bool?) in
+            // Answered even when the subscription ended meanwhile: the reply holds a place.
+            reply(.success(recovered))
+            guard !handle.ended else { return }
+            let feed = PositionedFeed(
+              name: name, isPattern: isPattern, observer: observer, epoch: epoch,
+              after: start.after)
+            handle.feed = feed
+            feeds[ObjectIdentifier(feed)] = feed
+            restart(feed)
+          }
+          if since == nil || start.recovered != nil {
+            return begin(start.recovered)
+          }
+          reaches(back: start.after, status, then: begin)
+        }
+      } catch {
+        reply(.failure(Self.unavailable))
+      }
+    }
+    return { [self] in
+      loop.execute { [self] in
+        handle.ended = true
+        guard let feed = handle.feed else { return }
+        feed.ended = true
+        feeds[ObjectIdentifier(feed)] = nil
+        stopConsumer(of: feed)
+      }
+    }
+  }
+
+  /// Calls `completion` with whether the stream still holds every value after `after` of the
+  /// topics `status` counts (those of the filter it was asked with).
+  ///
+  /// JetStream drops a subject's oldest values first, whether by `--history` or by age and
+  /// bytes, and the latter two from the front of the stream. So nothing after `after` is
+  /// gone when the position is not older than the stream's front and every topic full to
+  /// `--history` still holds a value at or before `after + 1`; a topic with fewer lost
+  /// values only at the front. When that cannot be shown the answer is `false`, though
+  /// nothing may be missing.
+  private func reaches(
+    back after: UInt64, _ status: JetStreamStreamStatus, then completion: @escaping (Bool) -> Void
+  ) {
+    guard after + 1 >= status.firstSequence else { return completion(false) }
+    let full = status.subjectCounts.filter { $0.value >= settings.valuesPerTopic }.map(\.key)
+    guard !full.isEmpty else { return completion(true) }
+    guard full.count <= Self.fullTopicsChecked else { return completion(false) }
+    var waiting = full.count
+    var reaches = true
+    for subject in full {
+      let call = JetStreamAPI.directGetNext(
+        stream: link.subjects.historyStream, subject: subject,
+        from: max(status.firstSequence, 1))
+      let answered = { (oldest: UInt64?) in
+        if let oldest, oldest > after + 1 { reaches = false }
+        waiting -= 1
+        if waiting == 0 { completion(reaches) }
+      }
+      do throws(NATSCommandError) {
+        try link.connection.request(call.subject, payload: call.body, timeout: .seconds(2)) {
+          result in
+          do throws(JetStreamError) {
+            answered(try JetStreamAPI.decodeDirectGet(result)?.sequence)
+          } catch {
+            answered(.max)
+          }
+        }
+      } catch {
+        answered(.max)
+      }
+    }
+  }
+
+  /// Reads the last `limit` values (all, without it) of `name`, a pattern's topics together
+  /// when `isPattern`, oldest first, each a line with its position; `completion` gets them
+  /// and how many, or `unavailable`. Any thread; `completion` runs on the link's loop.
+  func read(
+    _ name: String, isPattern: Bool, limit: Int?,
+    completion: @escaping @Sendable (Result<(lines: [UInt8], count: Int), ProtocolError>) -> Void
+  ) {
+    guard let loop = link.loop else { return completion(.failure(Self.unavailable)) }
+    loop.execute { [self] in
+      guard isAvailable, let epoch else { return completion(.failure(Self.unavailable)) }
+      link.replays.start(
+        filter: link.subjects.live(name), headersOnly: false,
+        stream: link.subjects.historyStream, startSequence: 1
+      ) { [self] stored in
+        var lines: [UInt8] = []
+        var count = 0
+        for message in stored.suffix(limit ?? stored.count)
+        where HistoryLines.append(
+          message.payload, subject: message.subject, sequence: message.sequence, name: name,
+          isPattern: isPattern, epoch: epoch, subjects: link.subjects, to: &lines)
+        {
+          count += 1
+        }
+        completion(.success((lines, count)))
+      }
+    }
+  }
+}
+
+/// A subscription's feed as its end sees it: set and read on the link's loop only.
+private final class FeedHandle: @unchecked Sendable {
+  var feed: PositionedFeed?
+  var ended = false
+}

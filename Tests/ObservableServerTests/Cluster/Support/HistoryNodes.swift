@@ -1,0 +1,64 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Two nodes with `--history`, on different NATS servers of a three-server JetStream
+/// cluster, each ready once its history stream is.
+struct HistoryNodes {
+  let nats: NATSClusterFixture
+  let nodes: [ClusterNode]
+
+  /// Starts the cluster and two nodes keeping `history` values per topic.
+  init(_ test: XCTestCase, history: Int) throws {
+    let nats = try NATSClusterFixture(test)
+    self.nats = nats
+    nodes = try (0..<2).map { index in
+      let node = try ClusterNode(
+        test, urls: [nats.url(index)], extra: ["--history", "\(history)"])
+      guard
+        eventually(
+          timeout: .seconds(15), { node.process.output.contains("cluster history stream") })
+      else { throw ClusterTestFailure("no history stream:\n\(node.process.output)") }
+      return node
+    }
+  }
+}
+
+extension HistoryNodes {
+  /// Publishes the values 0 to `count - 1` to `topic` on the first node, and returns the
+  /// position a subscriber with positions there got for each, by value.
+  func publish(_ count: Int, to topic: String) throws -> [Int: String] {
+    let subscriber = try nodes[0].client()
+    defer { subscriber.close() }
+    try subscriber.request(#"{"op":"subscribe","stream":"\#(topic)","pos":true}"#)
+    let publisher = try nodes[0].client()
+    defer { publisher.close() }
+    for value in 0..<count {
+      try publisher.request(#"{"op":"publish","stream":"\#(topic)","value":\#(value)}"#)
+    }
+    var positions: [Int: String] = [:]
+    while positions.count < count {
+      if let delivery = PositionedValue(try subscriber.readJSON(timeout: .seconds(10))) {
+        positions[delivery.value] = delivery.position
+      }
+    }
+    return positions
+  }
+}
+
+/// One delivery with a position, as a test checks it.
+struct PositionedValue {
+  let topic: String
+  let value: Int
+  let position: String
+
+  /// The delivery `line` carries, or `nil` for a reply or a line without a position.
+  init?(_ line: [String: Any]) {
+    guard line["ok"] == nil, let topic = line["stream"] as? String,
+      let value = line["value"] as? Int, let position = line["pos"] as? String
+    else { return nil }
+    self.topic = topic
+    self.value = value
+    self.position = position
+  }
+}
