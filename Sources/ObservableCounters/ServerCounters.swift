@@ -58,6 +58,23 @@ package final class ServerCounters: Sendable {
   /// send, and a call into this module with a closure cost more than the lock itself.
   @usableFromInline let values = Locked(Snapshot())
   private let started = ContinuousClock.now
+  /// Reads the history's counts (`history_values`, `history_bytes`, `history_evicted_total`)
+  /// when a snapshot is taken. The history keeps them under its own lock; updating them here
+  /// on every publish cost a second lock acquisition per publish.
+  private let historyCounts = Locked<(@Sendable () -> HistoryCounts)?>(nil)
+
+  /// What the history holds and has forgotten, as ``Snapshot`` reports it.
+  package struct HistoryCounts: Sendable {
+    package var values: Int
+    package var bytes: Int
+    package var evictedTotal: Int
+
+    package init(values: Int, bytes: Int, evictedTotal: Int) {
+      self.values = values
+      self.bytes = bytes
+      self.evictedTotal = evictedTotal
+    }
+  }
 
   /// Counters all at zero, the uptime counting from now.
   package init() {}
@@ -75,8 +92,23 @@ package final class ServerCounters: Sendable {
     }
   }
 
+  /// Makes every snapshot take the history's counts from `read`, which must not wait for
+  /// this object's lock (it is called without it).
+  package func readHistoryCounts(with read: @escaping @Sendable () -> HistoryCounts) {
+    historyCounts.withLock { $0 = read }
+  }
+
   /// Every counter now.
-  package var snapshot: Snapshot { values.withLock { $0 } }
+  package var snapshot: Snapshot {
+    var now = values.withLock { $0 }
+    if let read = historyCounts.withLock({ $0 }) {
+      let history = read()
+      now.historyValues = history.values
+      now.historyBytes = history.bytes
+      now.historyEvictedTotal = history.evictedTotal
+    }
+    return now
+  }
 
   /// Whole seconds since the server started.
   package var uptimeSeconds: Int { Int((ContinuousClock.now - started).components.seconds) }

@@ -32,7 +32,8 @@ struct HistoryBytes {
     storage.withUnsafeMutableBytes { ring in
       guard let base = ring.baseAddress, let source = line.baseAddress else { return }
       (base + tail).copyMemory(from: source, byteCount: first)
-      base.copyMemory(from: source + first, byteCount: line.count - first)
+      // Most lines do not wrap: no second call of memcpy for nothing.
+      if first < line.count { base.copyMemory(from: source + first, byteCount: line.count - first) }
     }
     count += line.count
     return start

@@ -29,43 +29,39 @@ struct HistoryLog {
   private(set) var bytes = 0
   /// The topic recorded to last, which the next publish most likely goes to as well.
   private var lastSlot: (name: String, slot: Int)?
-  /// Values evicted since the counters were last told.
-  var evictedSinceReport = 0
+  /// Values evicted since the server started, for `stats`.
+  private(set) var evictedTotal = 0
   /// The sequences evicted since the recorder was last told, when there is one.
   var evictedSequences: [UInt64]?
 
+  /// `--history-ttl` in nanoseconds, compared with the entries' times.
+  private let timeToLiveNanoseconds: Int?
+
   init(configuration: HistoryConfiguration) {
     self.configuration = configuration
+    timeToLiveNanoseconds = configuration.timeToLive.map(HistoryClock.nanoseconds)
   }
 
-  /// Keeps the `count` plain lines of topic `name` in `lines`, one after another; returns the
-  /// sequence of the first, the others following it one by one.
-  mutating func record(
-    _ lines: UnsafeRawBufferPointer, count: Int, name: String, at time: ContinuousClock.Instant
-  ) -> UInt64 {
+  /// Keeps the plain lines of topic `name` in `lines`, one after another, published at `time`
+  /// (``HistoryClock`` nanoseconds); returns the sequence of the first, the others following it
+  /// one by one.
+  mutating func record(_ lines: UnsafeRawBufferPointer, name: String, at time: Int) -> UInt64 {
     let first = sequence + 1
-    guard let base = lines.baseAddress else { return first }
     var slot = self.slot(for: name)
-    var start = 0
-    for _ in 0..<count {
-      // memchr, not a scan byte by byte: this runs per value.
-      let end =
-        ByteSearch.first(0x0A, in: base + start, count: lines.count - start)
-        .map { $0 - base + 1 } ?? lines.count
-      if slots[slot] == nil { slot = self.slot(for: name) }
-      append(UnsafeRawBufferPointer(rebasing: lines[start..<end]), slot: slot, at: time)
-      start = end
+    DeliveryLines.forEach(in: lines) { line in
+      // The byte limit may have taken the topic's last value, and the topic with it (which
+      // forgets the last slot).
+      if lastSlot == nil { slot = self.slot(for: name) }
+      append(line, slot: slot, at: time)
     }
     return first
   }
 
   /// Keeps `line`, a value read back from the store, at its own `sequence`, which is later
   /// than any kept so far.
-  mutating func restore(
-    _ line: [UInt8], name: String, sequence: UInt64, at time: ContinuousClock.Instant
-  ) {
+  mutating func restore(_ line: [UInt8], name: String, sequence: UInt64, at time: Int) {
     self.sequence = sequence - 1
-    _ = line.withUnsafeBytes { record($0, count: 1, name: name, at: time) }
+    _ = line.withUnsafeBytes { record($0, name: name, at: time) }
   }
 
   /// Makes the next sequence come after `sequence`: the store's last, which may be past what
@@ -74,9 +70,10 @@ struct HistoryLog {
     self.sequence = max(self.sequence, sequence)
   }
 
-  /// Forgets the values older than `--history-ttl` allows at `now`.
-  mutating func evictExpired(now: ContinuousClock.Instant) {
-    guard let timeToLive = configuration.timeToLive else { return }
+  /// Forgets the values older than `--history-ttl` allows at `now` (``HistoryClock``
+  /// nanoseconds).
+  mutating func evictExpired(now: Int) {
+    guard let timeToLive = timeToLiveNanoseconds else { return }
     while let oldest = order.first {
       if let entry = slots[oldest.slot]?.oldest, entry.sequence == oldest.sequence {
         guard now - entry.time > timeToLive else { return }
@@ -109,29 +106,37 @@ struct HistoryLog {
     return found
   }
 
-  private mutating func append(
-    _ line: UnsafeRawBufferPointer, slot: Int, at time: ContinuousClock.Instant
-  ) {
+  private mutating func append(_ line: UnsafeRawBufferPointer, slot: Int, at time: Int) {
     sequence += 1
-    // At `--history` already: the oldest goes, and the topic stays although it may be empty
-    // for a moment (`--history 1`).
-    if slots[slot]!.count >= configuration.valuesPerTopic {
-      if let oldest = slots[slot]!.oldest { evictedSequences?.append(oldest.sequence) }
-      bytes -= slots[slot]!.removeOldest()
-      values -= 1
-      evictedSinceReport += 1
-    }
-    bytes += slots[slot]!.append(
+    let kept = slots[slot]!.keep(
       line, sequence: sequence, time: time, limit: configuration.valuesPerTopic)
+    if let evicted = kept.evicted {
+      evictedSequences?.append(evicted.sequence)
+      bytes -= evicted.cost
+      values -= 1
+      evictedTotal += 1
+    }
+    bytes += kept.cost
     values += 1
     order.append(sequence, slot: slot)
+    if bytes > configuration.maxBytes { evictForByteLimit() }
+    if order.count > 2 * values + 1024 { sweepOrder() }
+  }
+
+  /// Forgets the server's oldest values until the history is within `--max-history-bytes`.
+  private mutating func evictForByteLimit() {
     while bytes > configuration.maxBytes, let oldest = order.first {
       order.removeFirst()
       if slots[oldest.slot]?.oldest?.sequence == oldest.sequence { evictOldest(of: oldest.slot) }
     }
-    if order.count > 2 * values + 1024 {
-      order.sweep { [slots] entry in slots[entry.slot]?.holds(entry.sequence) == true }
-    }
+  }
+
+  /// Drops the order's stale entries, those of values their topics no longer hold.
+  private mutating func sweepOrder() {
+    // Each slot's oldest sequence, read once rather than once per entry: a topic holds every
+    // sequence from its oldest on, and a slot reused by a newer topic holds only later ones.
+    let oldest = slots.map { $0?.oldest?.sequence ?? .max }
+    order.sweep { entry in entry.sequence >= oldest[entry.slot] }
   }
 
   /// The slot of topic `name`, made if the history has no such topic.
@@ -162,7 +167,7 @@ struct HistoryLog {
     if let oldest = slots[slot]!.oldest { evictedSequences?.append(oldest.sequence) }
     bytes -= slots[slot]!.removeOldest()
     values -= 1
-    evictedSinceReport += 1
+    evictedTotal += 1
     guard let topic = slots[slot], topic.count == 0 else { return }
     droppedThrough = max(droppedThrough, topic.lastEvicted)
     slots[slot] = nil

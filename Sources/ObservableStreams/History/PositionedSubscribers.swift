@@ -63,14 +63,12 @@ struct PositionedSubscribers {
   ) -> [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(lines.count + sequences.count * DeliveryEncoder.positionOverhead)
+    var sequence = sequences.lowerBound
     lines.withUnsafeBytes { bytes in
-      var start = 0
-      for sequence in sequences {
-        let end = bytes[start...].firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
+      DeliveryLines.forEach(in: bytes) { line in
         DeliveryEncoder.append(
-          line: UnsafeRawBufferPointer(rebasing: bytes[start..<end]),
-          position: StreamPosition(epoch: epoch, sequence: sequence), to: &out)
-        start = end
+          line: line, position: StreamPosition(epoch: epoch, sequence: sequence), to: &out)
+        sequence += 1
       }
     }
     return out

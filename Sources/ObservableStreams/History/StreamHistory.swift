@@ -17,15 +17,23 @@ package final class StreamHistory: Sendable {
     self.counters = counters
     state = Locked(
       HistoryState(log: HistoryLog(configuration: configuration), epoch: configuration.epoch))
+    // Read when `stats` asks rather than counted per publish; weak, since the counters outlive
+    // no server but must not keep this history either.
+    counters.readHistoryCounts { [weak self] in
+      self?.state.withLock { state in
+        ServerCounters.HistoryCounts(
+          values: state.log.values, bytes: state.log.bytes, evictedTotal: state.log.evictedTotal)
+      } ?? ServerCounters.HistoryCounts(values: 0, bytes: 0, evictedTotal: 0)
+    }
   }
 
   package let configuration: HistoryConfiguration
-  private let counters: ServerCounters
-  private let state: Locked<HistoryState>
+  let counters: ServerCounters
+  let state: Locked<HistoryState>
   /// Where the expiry timer runs, while it should.
-  private let expiryScheduler = Locked<(any StreamScheduler)?>(nil)
+  let expiryScheduler = Locked<(any StreamScheduler)?>(nil)
   /// The pending expiry; touched on the scheduler's thread only.
-  nonisolated(unsafe) private var expiryTimer: (any StreamTimer)?
+  nonisolated(unsafe) var expiryTimer: (any StreamTimer)?
 
   /// The epoch of this run's positions: the configuration's, or the store's once restored.
   package var epoch: UInt32 { state.withLock { $0.epoch } }
@@ -41,13 +49,13 @@ package final class StreamHistory: Sendable {
     _ values: [RestoredHistoryValue], epoch: UInt32, lastSequence: UInt64,
     retained: [(topic: String, line: [UInt8])], recorder: any HistoryRecorder
   ) {
-    let now = ContinuousClock.now
+    let now = HistoryClock.now(for: configuration.timeToLive)
     state.withLock { state in
       state.epoch = epoch
       state.recorder = recorder
       state.log.evictedSequences = []
       for value in values where value.sequence > state.log.sequence {
-        let time = configuration.timeToLive == nil ? Self.timeless : now - value.age
+        let time = configuration.timeToLive == nil ? 0 : now - HistoryClock.nanoseconds(value.age)
         state.log.restore(value.line, name: value.topic, sequence: value.sequence, at: time)
       }
       state.log.continueAfter(max(lastSequence, 1))
@@ -71,18 +79,18 @@ package final class StreamHistory: Sendable {
     _ lines: [UInt8], count: Int, to name: String, retain: Bool,
     deliver: () -> (receivers: Int, refused: Bool)
   ) -> (receivers: Int, refused: Bool) {
-    let now = configuration.timeToLive == nil ? Self.timeless : ContinuousClock.now
+    let now = HistoryClock.now(for: configuration.timeToLive)
     return state.withLock { state in
       var outcome = deliver()
       guard !outcome.refused else { return outcome }
       state.log.evictExpired(now: now)
       // The lines are copied into the topic's rings; sequences are consecutive, so the first
       // and the count say them all, and positions are written only for subscribers that asked.
-      let first = lines.withUnsafeBytes { state.log.record($0, count: count, name: name, at: now) }
+      let first = lines.withUnsafeBytes { state.log.record($0, name: name, at: now) }
       if retain { state.retainedSequences[name] = first + UInt64(count) - 1 }
       if let recorder = state.recorder {
         recorder.recorded(
-          Self.split(lines), sequences: Array(first..<first + UInt64(count)), topic: name)
+          DeliveryLines.split(lines), sequences: Array(first..<first + UInt64(count)), topic: name)
       }
       guard !state.subscribers.isEmpty else {
         report(&state, delivered: 0)
@@ -123,7 +131,7 @@ package final class StreamHistory: Sendable {
     retained: () -> [(topic: String, line: [UInt8])], reply: (Bool?) -> Void
   ) -> @Sendable () -> Void {
     let key = SubscriptionKey.next()
-    let now = configuration.timeToLive == nil ? Self.timeless : ContinuousClock.now
+    let now = HistoryClock.now(for: configuration.timeToLive)
     state.withLock { state in
       state.log.evictExpired(now: now)
       var picks: [HistoryPick] = []
@@ -172,7 +180,7 @@ package final class StreamHistory: Sendable {
   /// The last `limit` values of `name` (a pattern's topics together, when `isPattern`), oldest
   /// first, each a line with its position, and how many there are.
   package func read(_ name: String, isPattern: Bool, limit: Int?) -> (lines: [UInt8], count: Int) {
-    let now = configuration.timeToLive == nil ? Self.timeless : ContinuousClock.now
+    let now = HistoryClock.now(for: configuration.timeToLive)
     let (picks, epoch) = state.withLock { state in
       state.log.evictExpired(now: now)
       report(&state, delivered: 0)
@@ -184,93 +192,14 @@ package final class StreamHistory: Sendable {
     return (HistoryPick.encode(picks, name: name, isPattern: isPattern, epoch: epoch), picks.count)
   }
 
-  /// Starts forgetting expired values on `scheduler` every ``expiryInterval``, with
-  /// `--history-ttl`: otherwise only a publish, a resume or a read would, and a topic gone
-  /// quiet would hold its values, up to `--max-history-bytes`, until the next one.
-  package func start(on scheduler: any StreamScheduler) {
-    guard configuration.timeToLive != nil else { return }
-    expiryScheduler.withLock { $0 = scheduler }
-    scheduler.execute { [self] in scheduleExpiry(on: scheduler) }
-  }
-
-  /// Stops forgetting expired values on a timer.
-  package func shutdown() {
-    let scheduler = expiryScheduler.withLock { $0.take() }
-    scheduler?.execute { [self] in
-      expiryTimer?.cancel()
-      expiryTimer = nil
-    }
-  }
-
-  /// How often expired values are looked for: half the time to live, within 1 to 60 seconds;
-  /// a value outlives `--history-ttl` by at most this.
-  var expiryInterval: Duration {
-    min(max((configuration.timeToLive ?? .zero) / 2, .seconds(1)), .seconds(60))
-  }
-
-  /// On the scheduler's thread.
-  private func scheduleExpiry(on scheduler: any StreamScheduler) {
-    guard expiryScheduler.withLock({ $0 != nil }) else { return }
-    expiryTimer = scheduler.scheduleTimer(in: expiryInterval) { [self] in
-      expiryTimer = nil
-      let now = ContinuousClock.now
-      state.withLock { state in
-        state.log.evictExpired(now: now)
-        report(&state, delivered: 0)
-      }
-      scheduleExpiry(on: scheduler)
-    }
-  }
-
-  /// The lines of `lines`, one array each, for the store's recorder: copied only when there is
-  /// one, since the history itself keeps the bytes in its rings.
-  private static func split(_ lines: [UInt8]) -> [[UInt8]] {
-    lines.withUnsafeBytes { bytes in
-      guard let base = bytes.baseAddress else { return [] }
-      var split: [[UInt8]] = []
-      var start = 0
-      while start < bytes.count {
-        let end =
-          ByteSearch.first(0x0A, in: base + start, count: bytes.count - start)
-          .map { $0 - base + 1 } ?? bytes.count
-        split.append(Array(bytes[start..<end]))
-        start = end
-      }
-      return split
-    }
-  }
-
-  /// Brings the history's counters and recorder up to date; called under the lock, so they
-  /// change in order.
-  private func report(_ state: inout HistoryState, delivered: Int) {
+  /// Hands the evictions to the recorder and counts `delivered` deliveries with positions;
+  /// called under the lock, so they go out in order. The history's own counts are read when
+  /// `stats` asks (see ``init(configuration:counters:)``), not updated per publish.
+  func report(_ state: inout HistoryState, delivered: Int) {
     if let recorder = state.recorder, state.log.evictedSequences?.isEmpty == false {
       recorder.evicted(state.log.evictedSequences ?? [])
       state.log.evictedSequences = []
     }
-    let (values, bytes, evicted) = (
-      state.log.values, state.log.bytes, state.log.evictedSinceReport
-    )
-    state.log.evictedSinceReport = 0
-    counters.update {
-      $0.historyValues = values
-      $0.historyBytes = bytes
-      $0.historyEvictedTotal += evicted
-      $0.deliveredTotal += delivered
-    }
+    if delivered > 0 { counters.update { $0.deliveredTotal += delivered } }
   }
-
-  /// The time kept with each value when no `--history-ttl` reads it, so no clock is read.
-  private static let timeless = ContinuousClock.Instant.now
-}
-
-/// What the history's lock guards.
-private struct HistoryState {
-  var log: HistoryLog
-  /// The epoch of the positions written.
-  var epoch: UInt32
-  /// Where values and evictions go besides memory, with `--data-dir`.
-  var recorder: (any HistoryRecorder)?
-  var subscribers = PositionedSubscribers()
-  /// The sequence of each topic's retained value, for the position it is delivered with.
-  var retainedSequences: [String: UInt64] = [:]
 }

@@ -7,12 +7,12 @@ struct HistoryEntry {
   /// The line's logical start in the topic's bytes.
   let start: Int
   let length: Int
-  /// When it was published, for `--history-ttl`.
-  let time: ContinuousClock.Instant
+  /// When it was published, in ``HistoryClock`` nanoseconds, for `--history-ttl`.
+  let time: Int
 
   /// What the entry counts against `--max-history-bytes`: its line and what holding it costs.
   var cost: Int { length + Self.overhead }
-  /// The entry (40 bytes), its slot in the server-wide order (16) and the ring's slack, on
+  /// The entry (32 bytes), its slot in the server-wide order (16) and the ring's slack, on
   /// 64-bit Linux.
   static let overhead = 64
 }
@@ -46,11 +46,15 @@ struct TopicHistory {
   /// The oldest entry, if any.
   var oldest: HistoryEntry? { count == 0 ? nil : entries[head] }
 
-  /// Keeps `line` as the newest value; `limit` is `--history`, which the ring never outgrows.
-  /// Returns its cost against `--max-history-bytes`.
-  mutating func append(
-    _ line: UnsafeRawBufferPointer, sequence: UInt64, time: ContinuousClock.Instant, limit: Int
-  ) -> Int {
+  /// Keeps `line` as the newest value, forgetting the oldest first when the topic holds
+  /// `limit` (`--history`) already; the ring never outgrows `limit`, and the topic stays
+  /// although it may be empty for a moment (`--history 1`). One call does both, since each
+  /// access to a topic in the history's array checks that array's storage for uniqueness.
+  /// Returns the new value's cost against `--max-history-bytes`, and the value forgotten.
+  mutating func keep(
+    _ line: UnsafeRawBufferPointer, sequence: UInt64, time: Int, limit: Int
+  ) -> (cost: Int, evicted: HistoryEntry?) {
+    let evicted = count >= limit ? removeOldestEntry() : nil
     if count == entries.count { grow(limit: limit) }
     let entry = HistoryEntry(
       sequence: sequence, start: bytes.append(line), length: line.count, time: time)
@@ -58,18 +62,22 @@ struct TopicHistory {
     if tail >= entries.count { tail -= entries.count }
     entries[tail] = entry
     count += 1
-    return entry.cost
+    return (entry.cost, evicted)
   }
 
   /// Forgets the oldest value; returns its cost against `--max-history-bytes`.
   mutating func removeOldest() -> Int {
+    removeOldestEntry().cost
+  }
+
+  private mutating func removeOldestEntry() -> HistoryEntry {
     let entry = entries[head]
     head += 1
     if head == entries.count { head = 0 }
     count -= 1
     bytes.removeFirst(entry.length)
     lastEvicted = entry.sequence
-    return entry.cost
+    return entry
   }
 
   /// Whether `sequence` is one of the values held: each topic loses values from its front
@@ -105,12 +113,9 @@ struct TopicHistory {
     var grown: [HistoryEntry] = []
     grown.reserveCapacity(capacity)
     for offset in 0..<count { grown.append(self[offset]) }
-    let filler = HistoryEntry(sequence: 0, start: 0, length: 0, time: Self.never)
+    let filler = HistoryEntry(sequence: 0, start: 0, length: 0, time: 0)
     grown.append(contentsOf: repeatElement(filler, count: capacity - count))
     entries = grown
     head = 0
   }
-
-  /// The time an unused slot holds.
-  private static let never = ContinuousClock.Instant.now
 }

@@ -9,11 +9,10 @@ struct HistoryStorageTests {
   /// Keeps `values` as lines of topic `name`, in one publish; returns the first sequence.
   @discardableResult
   static func record(
-    _ log: inout HistoryLog, _ name: String, _ values: [String],
-    at time: ContinuousClock.Instant = .now
+    _ log: inout HistoryLog, _ name: String, _ values: [String], at time: Int = 0
   ) -> UInt64 {
     let lines = Array(values.map { $0 + "\n" }.joined().utf8)
-    return lines.withUnsafeBytes { log.record($0, count: values.count, name: name, at: time) }
+    return lines.withUnsafeBytes { log.record($0, name: name, at: time) }
   }
 
   /// The values topic `name` holds, oldest first, without their newlines.
@@ -108,21 +107,28 @@ struct HistoryStorageTests {
     #expect(Self.held(log, "t1") == ["19996", "19999"])
   }
 
+  @Test func aPublishSplitsIntoItsLinesTheLastWithOrWithoutItsNewline() {
+    #expect(DeliveryLines.split(Array("a\nbc\n".utf8)) == [Array("a\n".utf8), Array("bc\n".utf8)])
+    #expect(DeliveryLines.split(Array("a\nbc".utf8)) == [Array("a\n".utf8), Array("bc".utf8)])
+    #expect(DeliveryLines.split([]).isEmpty)
+  }
+
   @Test func theTimeToLiveEvictsTheOldestValuesOnly() {
-    let start = ContinuousClock.now
+    let start = 1_000_000_000  // nanoseconds, as HistoryClock counts them
+    let seconds = { (count: Int) in count * 1_000_000_000 }
     var log = HistoryLog(
       configuration: .init(valuesPerTopic: 100, timeToLive: .seconds(10)))
     Self.record(&log, "a", ["1"], at: start)
-    Self.record(&log, "b", ["2"], at: start + .seconds(5))
-    Self.record(&log, "a", ["3"], at: start + .seconds(8))
-    log.evictExpired(now: start + .seconds(9))
+    Self.record(&log, "b", ["2"], at: start + seconds(5))
+    Self.record(&log, "a", ["3"], at: start + seconds(8))
+    log.evictExpired(now: start + seconds(9))
     #expect(log.values == 3)
-    log.evictExpired(now: start + .seconds(11))
+    log.evictExpired(now: start + seconds(11))
     #expect(Self.held(log, "a") == ["3"])
-    log.evictExpired(now: start + .seconds(16))
+    log.evictExpired(now: start + seconds(16))
     #expect(log.topic("b") == nil)
     #expect(Self.held(log, "a") == ["3"])
-    log.evictExpired(now: start + .seconds(19))
+    log.evictExpired(now: start + seconds(19))
     #expect(log.values == 0 && log.bytes == 0)
     #expect(log.topic("a") == nil)
   }
