@@ -96,18 +96,19 @@ void observable_send_ring_close(observable_send_ring *ring) {
 
 unsigned observable_send_ring_capacity(const observable_send_ring *ring) { return ring->entries; }
 
-int observable_send_ring_prepare_send(observable_send_ring *ring, int fd, const void *bytes,
-                                      unsigned count, unsigned long long tag) {
+// Queues one send-like operation on `fd`, to be submitted later; -1 when the ring is full.
+static int ring_prepare(observable_send_ring *ring, unsigned char opcode, int fd,
+                        const void *address, unsigned length, unsigned long long tag) {
   // Completions not yet taken must fit the completion ring (twice the submission ring).
   if (ring->queued + ring->outstanding >= ring->entries) return -1;
   unsigned tail = *ring->sq_tail + ring->queued;
   unsigned index = tail & *ring->sq_mask;
   struct io_uring_sqe *sqe = &ring->sqes[index];
   memset(sqe, 0, sizeof *sqe);
-  sqe->opcode = IORING_OP_SEND;
+  sqe->opcode = opcode;
   sqe->fd = fd;
-  sqe->addr = (unsigned long long)(unsigned long)bytes;
-  sqe->len = count;
+  sqe->addr = (unsigned long long)(unsigned long)address;
+  sqe->len = length;
   // MSG_DONTWAIT makes a full socket fail the send with EAGAIN, as send(2) on a non-blocking
   // socket does, instead of the kernel waiting for room.
   sqe->msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL;
@@ -115,6 +116,17 @@ int observable_send_ring_prepare_send(observable_send_ring *ring, int fd, const 
   ring->sq_array[index] = index;
   ring->queued += 1;
   return 0;
+}
+
+int observable_send_ring_prepare_send(observable_send_ring *ring, int fd, const void *bytes,
+                                      unsigned count, unsigned long long tag) {
+  return ring_prepare(ring, IORING_OP_SEND, fd, bytes, count, tag);
+}
+
+int observable_send_ring_prepare_sendmsg(observable_send_ring *ring, int fd, const void *message,
+                                         unsigned long long tag) {
+  // One message: `len` counts msghdrs, the iovecs it names carry the bytes.
+  return ring_prepare(ring, IORING_OP_SENDMSG, fd, message, 1, tag);
 }
 
 static unsigned ring_completions_ready(observable_send_ring *ring) {
@@ -164,6 +176,8 @@ int observable_send_ring_next_completion(observable_send_ring *ring, unsigned lo
 }
 
 unsigned char observable_send_ring_send_operation(void) { return IORING_OP_SEND; }
+
+unsigned char observable_send_ring_sendmsg_operation(void) { return IORING_OP_SENDMSG; }
 
 unsigned char observable_send_ring_known_operations(void) { return IORING_OP_LAST; }
 

@@ -14,13 +14,17 @@ extension Connection: RingWriter {
     ring.enqueue(self)
   }
 
-  /// Writes what the outbox holds, one `send` at a time, until it is empty or the socket is
-  /// full.
+  /// Writes what the outbox holds, one `sendmsg` at a time, until it is empty or the socket
+  /// is full: a `sendmsg` gathers the shared chunks queued, so none is copied.
   package func writeNow() {
     loop.assertInLoop()
     while prepareWrite() {
-      let sent = output.withUnsentBytes { bytes in
-        Result { () throws(SystemError) in try SocketCalls.send(descriptor, bytes) }
+      let sent = withUnsafeTemporaryAllocation(of: iovec.self, capacity: SendRing.piecesPerSend) {
+        pieces in
+        let filled = output.gatherUnsent(into: pieces)
+        return Result { () throws(SystemError) in
+          try socket.send(UnsafeMutableBufferPointer(rebasing: pieces[..<filled]))
+        }
       }
       guard wrote(sent) else { return }
     }
@@ -55,9 +59,12 @@ extension Connection: RingWriter {
   /// How many of the bytes ``prepareWrite()`` readied are not sent yet.
   package var unsentCount: Int { output.unsentCount }
 
-  /// Copies the bytes ``prepareWrite()`` readied and not sent yet to `target`.
-  package func copyUnsentBytes(to target: UnsafeMutableRawPointer) {
-    output.copyUnsentBytes(to: target)
+  /// Points `pieces` at the bytes ``prepareWrite()`` readied and not sent yet, as they lie;
+  /// holding what it returns keeps them there.
+  package func gatherUnsent(into pieces: UnsafeMutableBufferPointer<iovec>) -> (
+    count: Int, holding: Any
+  ) {
+    (output.gatherUnsent(into: pieces), output.holding)
   }
 
   /// Takes one send's outcome: keeps the rest of a partial send, watches for room when the

@@ -66,7 +66,7 @@ package final class Connection: ReadinessHandler, @unchecked Sendable {
   /// Queues bytes for writing; returns whether they were accepted.
   @discardableResult
   func enqueue(_ bytes: [UInt8]) -> Bool {
-    let outcome = bytes.withUnsafeBytes { outbox.append($0) }
+    let outcome = outbox.append(bytes)
     // One atomic load per enqueue; the cut itself runs as a task on each loop.
     home.queuedOutput.cutIfOverLimit()
     switch outcome {
@@ -186,6 +186,9 @@ package final class Connection: ReadinessHandler, @unchecked Sendable {
     guard lifecycle.close(reason) else { return }
     home.heapTrim.released(outbox.queuedBytes + output.heldBytes)
     outbox.close()
+    // Nothing more is written: the shared chunks not sent go back now, not when the last
+    // reference to the connection does.
+    output.releaseChunks()
     socket.close(on: loop)
     for timer in timers { loop.cancel(timer) }
     timers.removeAll()

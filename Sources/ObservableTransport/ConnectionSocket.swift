@@ -70,6 +70,15 @@ package struct ConnectionSocket {
     _ = bytes.withUnsafeBytes { try? SocketCalls.send(descriptor, $0) }
   }
 
+  /// Sends as much of the bytes `pieces` point at, in order, as the socket takes, in one
+  /// `sendmsg`, without raising `SIGPIPE`.
+  func send(_ pieces: UnsafeMutableBufferPointer<iovec>) throws(SystemError) -> IOResult<Int> {
+    var message = msghdr()
+    message.msg_iov = pieces.baseAddress
+    message.msg_iovlen = pieces.count
+    return try syscall("sendmsg") { Glibc.sendmsg(descriptor, &message, Int32(MSG_NOSIGNAL)) }
+  }
+
   /// Stops watching the socket and closes it.
   func close(on loop: EventLoop) {
     loop.deregister(descriptor)

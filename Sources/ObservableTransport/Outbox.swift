@@ -2,7 +2,8 @@ import Locking
 
 /// The bytes waiting to be written to one connection, appended from any thread.
 ///
-/// Streams append under their own locks, so appending only copies bytes and decides whether
+/// Streams append under their own locks, so appending only takes a reference to the array
+/// (``OutboxChunks``: every subscriber of a value holds the same one) and decides whether
 /// the connection's loop must be asked to flush. The total waiting is capped: past the cap the
 /// outbox refuses further bytes and the connection is closed as a slow consumer, so memory
 /// never grows past the cap. What the outbox holds also counts toward the server-wide
@@ -30,19 +31,19 @@ package final class Outbox: Sendable {
     state.withLock { $0.limit = limit }
   }
 
-  /// Appends `bytes` unless that would pass the cap.
-  func append(_ bytes: UnsafeRawBufferPointer) -> AppendOutcome {
+  /// Appends `bytes`, whole units of the connection's framing, unless that would pass the cap.
+  func append(_ bytes: [UInt8]) -> AppendOutcome {
     state.withLock { state in
       guard state.accepting else { return .refused }
-      guard state.pending.count + state.inFlight + bytes.count <= state.limit,
+      guard state.pending.byteCount + state.inFlight + bytes.count <= state.limit,
         account?.wouldPassCeiling(adding: bytes.count) != true
       else {
         state.accepting = false
-        state.pending = []
+        state.pending = OutboxChunks()
         settle(&state)
         return .overflowed
       }
-      state.pending.append(bytes: bytes)
+      state.pending.append(bytes, census: account?.chunkCensus)
       settle(&state)
       guard !state.flushScheduled else { return .queued }
       state.flushScheduled = true
@@ -50,15 +51,30 @@ package final class Outbox: Sendable {
     }
   }
 
-  /// Takes everything pending, leaving `spare` (emptied) in its place so its capacity is reused.
-  /// `inFlight` is what the caller still holds unwritten.
-  func take(replacingWith spare: inout [UInt8], inFlight: Int) {
-    spare.removeAll(keepingCapacity: true)
+  /// Takes everything pending as the chunks it was queued in, leaving `spare` (emptied) in
+  /// their place so its capacity is reused. `inFlight` is what the caller still holds unwritten.
+  func take(chunks spare: inout OutboxChunks, inFlight: Int) {
+    spare.removeAll()
     state.withLock { state in
       swap(&state.pending, &spare)
-      state.inFlight = inFlight + spare.count
+      state.inFlight = inFlight + spare.byteCount
       settle(&state)
     }
+  }
+
+  /// Takes everything pending as one buffer, `spare` emptied and refilled, so its capacity is
+  /// reused; `chunks` is scratch for the chunks taken, released before it returns.
+  func take(replacingWith spare: inout [UInt8], chunks: inout OutboxChunks, inFlight: Int) {
+    take(chunks: &chunks, inFlight: inFlight)
+    spare.removeAll(keepingCapacity: true)
+    chunks.copyBytes(to: &spare)
+    chunks.removeAll()
+  }
+
+  /// Takes everything pending as one buffer; for tests.
+  func take(replacingWith spare: inout [UInt8], inFlight: Int) {
+    var chunks = OutboxChunks()
+    take(replacingWith: &spare, chunks: &chunks, inFlight: inFlight)
   }
 
   /// Records that the writer holds `inFlight` unwritten bytes; when it holds none and nothing is
@@ -79,9 +95,9 @@ package final class Outbox: Sendable {
   /// the connection as a slow consumer.
   func holdUnwritten(_ unwritten: Int) -> Bool {
     state.withLock { state in
-      guard state.pending.count + unwritten <= state.limit else {
+      guard state.pending.byteCount + unwritten <= state.limit else {
         state.accepting = false
-        state.pending = []
+        state.pending = OutboxChunks()
         return false
       }
       state.inFlight = unwritten
@@ -93,13 +109,13 @@ package final class Outbox: Sendable {
   var hasPending: Bool { state.withLock { !$0.pending.isEmpty } }
 
   /// The bytes pending and in flight: what the connection holds for its client.
-  var queuedBytes: Int { state.withLock { $0.pending.count + $0.inFlight } }
+  var queuedBytes: Int { state.withLock { $0.pending.byteCount + $0.inFlight } }
 
   /// Refuses every further append.
   func close() {
     state.withLock { state in
       state.accepting = false
-      state.pending = []
+      state.pending = OutboxChunks()
       state.inFlight = 0
       state.closed = true
       settle(&state)
@@ -110,7 +126,7 @@ package final class Outbox: Sendable {
   private func settle(_ state: inout OutboxState) {
     guard let account else { return }
     // A closed outbox holds nothing, whatever a send still in flight reports later.
-    let held = state.closed ? 0 : state.pending.count + state.inFlight
+    let held = state.closed ? 0 : state.pending.byteCount + state.inFlight
     account.add(held - state.accounted)
     state.accounted = held
   }
@@ -121,7 +137,7 @@ package final class Outbox: Sendable {
 
 private struct OutboxState {
   var limit: Int
-  var pending: [UInt8] = []
+  var pending = OutboxChunks()
   var inFlight = 0
   /// What the server-wide account holds for this outbox.
   var accounted = 0

@@ -1,8 +1,11 @@
 import Deflate
+import Glibc
 import ObservableFraming
 
 /// The bytes a ``Connection`` is writing to its socket: lines taken from its ``Outbox`` a
-/// batch at a time, framed and compressed as the connection is, sent from ``offset`` on.
+/// batch at a time, framed and compressed as the connection is, sent from ``offset`` on; or,
+/// when they go out as they were queued, the queued chunks themselves (``chunks``), sent
+/// before ``bytes``.
 ///
 /// A value inside its connection, so the write path reaches the bytes with no extra
 /// reference. Whatever is appended after the bytes being written (a framed response, a
@@ -13,8 +16,13 @@ package struct OutgoingBytes {
   private(set) var bytes: [UInt8] = []
   /// How many of ``bytes`` the socket took.
   private(set) var offset = 0
+  /// What the outbox held, as the arrays it was queued in, when it goes out unchanged: no
+  /// copy per connection. Sent before ``bytes``, which holds only what was appended after.
+  private(set) var chunks = UnsentChunks()
   /// Lines taken from the outbox before they are framed or compressed; kept for its capacity.
   private var plain: [UInt8] = []
+  /// The chunks taken into ``plain``; kept for its capacity.
+  private var takenChunks = OutboxChunks()
   /// Raw deflate in both directions, once a `compress` request switched it on.
   var compression: WireCompression?
   /// The TLS layer of a TLS listener's connection: everything appended is then encrypted
@@ -22,10 +30,10 @@ package struct OutgoingBytes {
   var tls: ConnectionTLS?
 
   /// Whether every byte readied was sent.
-  var isAllSent: Bool { offset == bytes.count }
+  var isAllSent: Bool { chunks.count == 0 && offset == bytes.count }
 
   /// How many bytes readied are not sent yet.
-  var unsentCount: Int { bytes.count - offset }
+  var unsentCount: Int { chunks.count + bytes.count - offset }
 
   /// The memory the buffers and the compressor hold, which a close gives back.
   var heldBytes: Int {
@@ -33,21 +41,33 @@ package struct OutgoingBytes {
       + (tls?.heldBytes ?? 0)
   }
 
-  /// Calls `body` with the bytes not sent yet.
-  func withUnsentBytes<Value>(_ body: (UnsafeRawBufferPointer) -> Value) -> Value {
-    bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[offset...])) }
-  }
-
-  /// Copies the bytes not sent yet to `target`, which has room for ``unsentCount`` of them.
-  func copyUnsentBytes(to target: UnsafeMutableRawPointer) {
-    bytes.withUnsafeBytes { all in
-      target.copyMemory(from: all.baseAddress! + offset, byteCount: all.count - offset)
+  /// Points `iovecs` at the bytes not sent yet, in order, as many pieces as fit; returns how
+  /// many it filled. The pointers stay valid until the next change to the bytes readied.
+  func gatherUnsent(into iovecs: UnsafeMutableBufferPointer<iovec>) -> Int {
+    var filled = chunks.gather(into: iovecs)
+    if filled < iovecs.count, offset < bytes.count {
+      bytes.withUnsafeBytes { all in
+        iovecs[filled] = iovec(
+          iov_base: UnsafeMutableRawPointer(mutating: all.baseAddress! + offset),
+          iov_len: all.count - offset)
+      }
+      filled += 1
     }
+    return filled
   }
 
-  /// Counts `count` more bytes as taken by the socket.
+  /// What keeps the bytes ``gatherUnsent(into:)`` points at where they are, whatever this
+  /// does with its buffers meanwhile: a send in flight holds it until it completes.
+  var holding: Any { (chunks.held, bytes) }
+
+  /// Counts `count` more bytes as taken by the socket: the chunks' first, then ``bytes``.
   mutating func sent(_ count: Int) {
-    offset += count
+    offset += count - chunks.sent(count)
+  }
+
+  /// Drops the chunks not sent yet, at a close.
+  mutating func releaseChunks() {
+    chunks.release()
   }
 
   /// Replaces the sent bytes with what the outbox holds, framed and compressed. Returns how
@@ -59,10 +79,10 @@ package struct OutgoingBytes {
     let asQueued =
       compression == nil && (framing.sendsLinesUnchanged || framing.outboxHoldsWireForm)
     if asQueued, tls == nil {
-      outbox.take(replacingWith: &bytes, inFlight: 0)
-      return bytes.count
+      bytes.removeAll(keepingCapacity: true)
+      return chunks.take(from: outbox)
     }
-    outbox.take(replacingWith: &plain, inFlight: 0)
+    outbox.take(replacingWith: &plain, chunks: &takenChunks, inFlight: 0)
     bytes.removeAll(keepingCapacity: true)
     guard !plain.isEmpty else { return 0 }
     plain.withUnsafeBytes { lines in
@@ -103,7 +123,7 @@ package struct OutgoingBytes {
   /// Returns how many bytes of lines it moved.
   mutating func moveQueuedLines(from outbox: Outbox, framing: any Framing) -> Int {
     compact()
-    outbox.take(replacingWith: &plain, inFlight: unsentCount)
+    outbox.take(replacingWith: &plain, chunks: &takenChunks, inFlight: unsentCount)
     guard !plain.isEmpty else { return 0 }
     plain.withUnsafeBytes { lines in
       Self.write(into: &bytes, through: tls) { framing.encode(lines, to: &$0) }
@@ -114,6 +134,12 @@ package struct OutgoingBytes {
   /// The rest of the framing's unit (a frame) being written, which must go out whole before
   /// anything else; `nil` when the framing has no units to cut.
   func restOfCurrentUnit(framing: any Framing) -> [UInt8]? {
+    // A chunk holds whole units: the one being written ends inside it.
+    if let rest = chunks.withCurrentChunk({ chunk, offset in
+      framing.endOfUnit(in: chunk, containing: offset).map { Array(chunk[offset..<$0]) }
+    }) {
+      return rest
+    }
     if tls != nil {
       // Records cannot be cut, but each carries whole units: the rest goes out whole.
       let empty = UnsafeRawBufferPointer(start: nil, count: 0)
@@ -130,6 +156,7 @@ package struct OutgoingBytes {
   mutating func keepOnlyCurrentUnit(framing: any Framing) -> Bool {
     // A fresh buffer, so that the memory the queue held goes back now, not at the close.
     guard let rest = restOfCurrentUnit(framing: framing) else { return false }
+    chunks.release()
     bytes = rest
     offset = 0
     return true
@@ -160,7 +187,12 @@ package struct OutgoingBytes {
       line.withUnsafeBytes { compression.deflate($0, appendingTo: &notice) }
     } else if framing.sendsLinesUnchanged {
       // Finish the line being written, if the socket takes it, so the notice starts a line.
-      if !isAllSent {
+      // A chunk holds whole lines: the one being written ends inside it.
+      if let rest = chunks.withCurrentChunk({ chunk, offset in
+        Array(chunk[offset...].prefix { $0 != 0x0A }) + [0x0A]
+      }) {
+        notice = rest
+      } else if !isAllSent {
         notice = bytes[offset...].prefix { $0 != 0x0A } + [0x0A]
       }
       notice += line

@@ -26,6 +26,9 @@ package final class QueuedOutput: Sendable {
   /// Past this, appends are refused outright, whatever the queue's size.
   let ceiling: Int
 
+  /// Counts the chunk references the server's outboxes and writers hold, in a debug build.
+  package let chunkCensus = ChunkCensus()
+
   /// The bytes queued now, across every connection.
   var bytes: Int { total.load(ordering: .relaxed) }
 

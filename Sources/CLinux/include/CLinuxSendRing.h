@@ -23,6 +23,12 @@ int observable_send_ring_prepare_send(
     observable_send_ring *ring, int fd, const void *bytes, unsigned count,
     unsigned long long tag);
 
+/// Queues sendmsg(fd, message, MSG_DONTWAIT | MSG_NOSIGNAL), `message` a `struct msghdr`, to
+/// be submitted later. Returns 0, or -1 when the submission ring is full. `message`, its
+/// iovecs and the bytes they point at must stay valid until its completion.
+int observable_send_ring_prepare_sendmsg(
+    observable_send_ring *ring, int fd, const void *message, unsigned long long tag);
+
 /// Submits the queued sends, at most `most` of them (the rest are withdrawn, as if the kernel
 /// had refused them; a test uses this to stand in for such a kernel), in one io_uring_enter,
 /// and waits until every send taken has completed (with MSG_DONTWAIT they complete at once: a
@@ -40,6 +46,9 @@ int observable_send_ring_next_completion(
 
 /// IORING_OP_SEND, the operation batched sends use (kernel 5.6 and later).
 unsigned char observable_send_ring_send_operation(void);
+
+/// IORING_OP_SENDMSG, the operation gathered sends use (kernel 5.3 and later).
+unsigned char observable_send_ring_sendmsg_operation(void);
 
 /// IORING_OP_LAST of the headers this was built with: one past the last operation they name.
 unsigned char observable_send_ring_known_operations(void);

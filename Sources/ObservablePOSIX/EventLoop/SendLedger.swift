@@ -10,14 +10,17 @@ import Glibc
 /// ignored rather than charged to whoever holds that position now. Slots are reused, so the
 /// ledger costs a few array operations per send and no allocation once warm. Loop thread only.
 package struct SendLedger<Writer> {
-  /// One send in flight: who sent it and where its bytes lie in the staging area.
+  /// One send in flight: who sent it, how many bytes, and what keeps them alive.
   package struct Entry {
     /// The writer the send's outcome goes to.
     package let writer: Writer
     /// The writer's identity: one writer has one send in flight at most.
     let identity: ObjectIdentifier
-    /// The send's bytes in the staging area, which must stay as they are until it completes.
+    /// The send's bytes, counted from 0: a result past its end cannot be.
     let staged: Range<Int>
+    /// What keeps the send's bytes where they are until it completes, whatever the writer
+    /// does with its own buffers meanwhile.
+    let holding: Any?
   }
 
   /// Whether no send is in flight.
@@ -26,12 +29,8 @@ package struct SendLedger<Writer> {
   /// How many sends are in flight.
   private(set) var count = 0
 
-  /// Where the staging bytes of the sends in flight end: staging may be reused from there on
-  /// (from 0 when nothing is in flight).
-  var stagingInUse: Int {
-    guard count > 0 else { return 0 }
-    return slots.lazy.compactMap { $0?.staged.upperBound }.max() ?? 0
-  }
+  /// The slot the next ``record(_:as:staged:holding:)`` uses, which its token names.
+  var nextSlot: Int { freeSlots.last ?? slots.count }
 
   /// Whether `identity` has a send in flight: it must not send again until that one completes,
   /// or the same bytes would go out twice. Looks through every send in flight, which is none
@@ -42,9 +41,9 @@ package struct SendLedger<Writer> {
 
   /// Records a send of `writer`, known as `identity`, about to be prepared and returns its
   /// token.
-  package mutating func record(_ writer: Writer, as identity: ObjectIdentifier, staged: Range<Int>)
-    -> UInt64
-  {
+  package mutating func record(
+    _ writer: Writer, as identity: ObjectIdentifier, staged: Range<Int>, holding: Any? = nil
+  ) -> UInt64 {
     let slot: Int
     if let reused = freeSlots.popLast() {
       slot = reused
@@ -53,7 +52,7 @@ package struct SendLedger<Writer> {
       slots.append(nil)
       generations.append(1)
     }
-    slots[slot] = Entry(writer: writer, identity: identity, staged: staged)
+    slots[slot] = Entry(writer: writer, identity: identity, staged: staged, holding: holding)
     count += 1
     // The slot's generation tells a token apart from every earlier one of the same slot, so a
     // stale or repeated completion never settles the slot's next send. Generations start at 1:

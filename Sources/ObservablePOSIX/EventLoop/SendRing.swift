@@ -12,11 +12,13 @@ package protocol RingWriter: AnyObject {
   func prepareWrite() -> Bool
   /// How many of the bytes ``prepareWrite()`` readied are not sent yet.
   var unsentCount: Int { get }
-  /// Copies the ``unsentCount`` bytes not sent yet to `target`.
+  /// Points `pieces`, from the first, at the bytes not sent yet, in order, as many pieces as
+  /// fit; returns how many it filled, and a value that keeps those bytes where they are
+  /// until the send completes (the ring holds it until then).
   ///
-  /// A copy rather than a borrowed buffer: a closure over the writer's bytes, called through
+  /// Pointers rather than a borrowed buffer: a closure over the writer's bytes, called through
   /// this protocol from another module, cost a retain and a runtime exclusivity check per send.
-  func copyUnsentBytes(to target: UnsafeMutableRawPointer)
+  func gatherUnsent(into pieces: UnsafeMutableBufferPointer<iovec>) -> (count: Int, holding: Any)
   /// Takes one send's outcome; returns whether the writer has more to send.
   func wrote(_ outcome: Result<IOResult<Int>, SystemError>) -> Bool
   /// Writes now, one `send` at a time, without the ring.
@@ -27,16 +29,17 @@ package protocol RingWriter: AnyObject {
 /// published to thousands of connections costs a few `io_uring_enter` calls instead of one
 /// `send` per connection.
 ///
-/// Writers queue themselves during the turn; at its end ``submitQueued()`` copies each one's
-/// unsent bytes (at most ``largestBatchedSend``) into a staging area, submits them all with
-/// `MSG_DONTWAIT`, and hands each writer its result, exactly what `send` would have returned:
-/// bytes sent, `EAGAIN` for a full socket, or an error. Writers with more to send queue again.
-/// Each send is matched to its completion by a token in a ``SendLedger``, never by its place
-/// in the batch, so an error path can neither send bytes twice nor charge a result to another
-/// writer. Loop thread only.
+/// Writers queue themselves during the turn; at its end ``submitQueued()`` prepares one
+/// `sendmsg` per writer over its unsent bytes where they lie (the chunks a broadcast shares
+/// among its subscribers: no copy), submits them all with `MSG_DONTWAIT`, and hands each
+/// writer its result, exactly what `send` would have returned: bytes sent, `EAGAIN` for a
+/// full socket, or an error. Writers with more to send queue again. Each send is matched to
+/// its completion by a token in a ``SendLedger``, never by its place in the batch, so an error
+/// path can neither send bytes twice nor charge a result to another writer; the ledger also
+/// holds what keeps the send's bytes alive until its completion. Loop thread only.
 package final class SendRing {
   /// The io_uring operations batched sends use, each of which the kernel must support.
-  package static let requiredOperations = [observable_send_ring_send_operation()]
+  package static let requiredOperations = [observable_send_ring_sendmsg_operation()]
 
   /// Sets up a ring, or throws when the kernel forbids or lacks io_uring, or lacks one of
   /// `operations` (a test names one no kernel has).
@@ -58,16 +61,22 @@ package final class SendRing {
     self.ring = ring
     self.counters = counters
     capacity = Int(observable_send_ring_capacity(ring))
+    // A ledger slot per send the ring holds, and one for the send recorded as the ring refuses
+    // it: the ledger never uses more.
+    messageSlots = capacity + 1
+    messages = .allocate(capacity: messageSlots)
+    pieces = .allocate(capacity: messageSlots * Self.piecesPerSend)
   }
 
   deinit {
     observable_send_ring_close(ring)
-    staging.deallocate()
+    messages.deallocate()
+    pieces.deallocate()
   }
 
-  /// Bytes one connection sends through the ring at most; more goes out by `send` directly,
-  /// where copying it would cost more than the system call it saves.
-  static let largestBatchedSend = 16 * 1024
+  /// The most pieces (iovecs) one send gathers: enough for the 128 KiB a socket takes at once
+  /// in all but the smallest chunks.
+  package static let piecesPerSend = 64
 
   /// The loop the ring belongs to, set by the loop; debug builds check each call runs there.
   package weak var loop: EventLoop?
@@ -120,28 +129,31 @@ package final class SendRing {
     }
   }
 
-  /// Copies the writer's next bytes into the staging area and prepares their send; returns
-  /// `false` when they are too many to batch or find no room.
+  /// Prepares a `sendmsg` of the writer's next bytes, gathered where they lie; returns `false`
+  /// when the ring has no room for it.
   private func stage(_ writer: any RingWriter) -> Bool {
-    guard writer.unsentCount <= Self.largestBatchedSend else { return false }
-    if staged.count == capacity || stagingUsed + writer.unsentCount > staging.count {
-      submitStaged()
-    }
-    // Counted again: the results just handed out may have touched this writer too.
-    let count = writer.unsentCount
-    // Sends still in flight may hold the staging area: their bytes are not overwritten.
-    guard count > 0, stagingUsed + count <= staging.count else { return false }
-    let start = stagingUsed
-    let target = staging.baseAddress! + start
-    writer.copyUnsentBytes(to: target)
-    let token = ledger.record(writer, as: ObjectIdentifier(writer), staged: start..<start + count)
-    let prepared = observable_send_ring_prepare_send(
-      ring, writer.descriptor, target, UInt32(count), token)
+    if staged.count == capacity { submitStaged() }
+    // Asked again: the results just handed out may have touched this writer too.
+    guard writer.unsentCount > 0 else { return false }
+    // The message and its pieces live in the ledger slot's own area until the completion.
+    let slot = ledger.nextSlot
+    guard slot < messageSlots else { return false }
+    let area = UnsafeMutableBufferPointer(
+      start: pieces + slot * Self.piecesPerSend, count: Self.piecesPerSend)
+    let (filled, holding) = writer.gatherUnsent(into: area)
+    var count = 0
+    for piece in area[..<filled] { count += piece.iov_len }
+    messages[slot] = msghdr()
+    messages[slot].msg_iov = area.baseAddress
+    messages[slot].msg_iovlen = filled
+    let token = ledger.record(
+      writer, as: ObjectIdentifier(writer), staged: 0..<count, holding: holding)
+    let prepared = observable_send_ring_prepare_sendmsg(
+      ring, writer.descriptor, messages + slot, token)
     guard prepared == 0 else {
       _ = ledger.settle(token)
       return false
     }
-    stagingUsed += count
     staged.append(token)
     return true
   }
@@ -163,9 +175,10 @@ package final class SendRing {
     // The kernel takes sends in the order they were prepared; the rest never complete, and go
     // out the plain way instead.
     for token in submission[min(Int(taken), submission.count)...] {
-      ledger.settle(token)?.writer.writeNow()
+      // The entry, and the bytes it held, go before the writer writes.
+      let writer = ledger.settle(token)?.writer
+      writer?.writeNow()
     }
-    stagingUsed = ledger.stagingInUse
   }
 
   /// Hands each completion waiting in the ring to the writer its token names.
@@ -173,9 +186,15 @@ package final class SendRing {
     var token: UInt64 = 0
     var result: Int32 = 0
     while observable_send_ring_next_completion(ring, &token, &result) == 1 {
-      // A token the ledger does not hold was settled already: charging it would be wrong.
-      guard let entry = ledger.settle(token) else { continue }
-      if entry.writer.wrote(SendLedger.outcome(of: result, for: entry)) { enqueue(entry.writer) }
+      // A token the ledger does not hold was settled already: charging it would be wrong. The
+      // entry, and the bytes it held, go before the writer takes its result, so the writer
+      // releases or reuses its buffers without a copy.
+      guard
+        let settled = ledger.settle(token).map({
+          (writer: $0.writer, outcome: SendLedger.outcome(of: result, for: $0))
+        })
+      else { continue }
+      if settled.writer.wrote(settled.outcome) { enqueue(settled.writer) }
     }
   }
 
@@ -192,6 +211,10 @@ package final class SendRing {
   private var queued: [any RingWriter] = []
   private var staged: [UInt64] = []
   private var ledger = SendLedger<any RingWriter>()
-  private let staging = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-  private var stagingUsed = 0
+  /// How many ledger slots have a message area.
+  private let messageSlots: Int
+  /// Each ledger slot's `msghdr`, which the kernel reads until the send completes.
+  private let messages: UnsafeMutablePointer<msghdr>
+  /// Each ledger slot's ``piecesPerSend`` iovecs.
+  private let pieces: UnsafeMutablePointer<iovec>
 }

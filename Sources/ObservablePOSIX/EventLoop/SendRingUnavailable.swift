@@ -26,6 +26,10 @@ package enum SendRingUnavailable: Error, CustomStringConvertible {
 
   /// The operation's name where it is one this server uses, else its number.
   package static func name(of operation: UInt8) -> String {
-    operation == observable_send_ring_send_operation() ? "IORING_OP_SEND" : "\(operation)"
+    switch operation {
+    case observable_send_ring_send_operation(): "IORING_OP_SEND"
+    case observable_send_ring_sendmsg_operation(): "IORING_OP_SENDMSG"
+    default: "\(operation)"
+    }
   }
 }

@@ -238,7 +238,8 @@ public final class ObservableServer: Sendable {
   let logger: Logger
   private let admission: Admission
   private let warnings: RepeatedWarnings
-  private let queuedOutput: QueuedOutput
+  /// The bytes every connection's outbox holds together; tests read its chunk census.
+  let queuedOutput: QueuedOutput
   private let heapTrim = HeapTrim()
   let running = Locked<RunningParts?>(nil)
 }

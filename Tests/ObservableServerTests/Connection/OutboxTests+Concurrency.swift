@@ -44,7 +44,7 @@ extension OutboxTests {
         var asked = 0
         for sequence in 0..<perThread {
           let record = Self.record(thread: thread, sequence: sequence)
-          let outcome = record.withUnsafeBytes { outbox.append($0) }
+          let outcome = outbox.append(record)
           switch outcome {
           case .needsFlush:
             asked += 1

@@ -144,6 +144,6 @@ struct OutboxTests {
   }
 
   static func append(_ text: String, to outbox: Outbox) -> Outbox.AppendOutcome {
-    Array(text.utf8).withUnsafeBytes { outbox.append($0) }
+    outbox.append(Array(text.utf8))
   }
 }

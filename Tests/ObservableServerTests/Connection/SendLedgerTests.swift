@@ -38,7 +38,7 @@ struct SendLedgerTests {
     let early = Writer("early")
     let lateToken = ledger.record(early, as: early.identity, staged: 0..<100)
     #expect(ledger.isInFlight(early.identity))
-    #expect(ledger.stagingInUse == 100)
+    #expect(ledger.nextSlot == 1)
     let next = Writer("next")
     let nextToken = ledger.record(next, as: next.identity, staged: 100..<150)
     // Its completion arrives among the new submission's: it goes to `early`, and `next`'s
@@ -46,7 +46,7 @@ struct SendLedgerTests {
     #expect(ledger.settle(lateToken)?.writer === early)
     #expect(!ledger.isInFlight(early.identity))
     #expect(ledger.settle(nextToken)?.writer === next)
-    #expect(ledger.stagingInUse == 0)
+    #expect(ledger.isEmpty)
   }
 
   @Test func aRepeatedOrUnknownTokenIsChargedToNobody() {
@@ -69,7 +69,8 @@ struct SendLedgerTests {
 
   @Test func resultsMeanWhatSendWouldHaveSaid() {
     let entry = SendLedger<Writer>.Entry(
-      writer: Writer("a"), identity: ObjectIdentifier(Writer.self), staged: 0..<10)
+      writer: Writer("a"), identity: ObjectIdentifier(Writer.self), staged: 0..<10,
+      holding: nil)
     #expect(describe(SendLedger.outcome(of: 4, for: entry)) == "sent 4")
     #expect(describe(SendLedger.outcome(of: -EAGAIN, for: entry)) == "full")
     #expect(describe(SendLedger.outcome(of: -ECONNRESET, for: entry)) == "error \(ECONNRESET)")

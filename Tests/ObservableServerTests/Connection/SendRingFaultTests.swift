@@ -68,7 +68,7 @@ struct SendRingFaultTests {
     let ring = try SendRing(entries: 16, counters: ServerCounters())
     // Each payload is far more than a 4 KiB send buffer holds: sends come back short, then
     // EAGAIN, and the rest goes out turn by turn as the peers read.
-    let payloads = (0..<4).map { Self.payload($0, count: SendRing.largestBatchedSend * 3 + $0) }
+    let payloads = (0..<4).map { Self.payload($0, count: 48 * 1024 + $0) }
     let writers = try payloads.map { try SocketPairWriter(bytes: $0) }
     var received = [[UInt8]](repeating: [], count: writers.count)
     var turns = 0

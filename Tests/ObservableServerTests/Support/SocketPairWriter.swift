@@ -49,10 +49,12 @@ final class SocketPairWriter: RingWriter {
 
   var unsentCount: Int { bytes.count - offset }
 
-  func copyUnsentBytes(to target: UnsafeMutableRawPointer) {
+  func gatherUnsent(into pieces: UnsafeMutableBufferPointer<iovec>) -> (count: Int, holding: Any) {
     bytes.withUnsafeBytes {
-      target.copyMemory(from: $0.baseAddress! + offset, byteCount: unsentCount)
+      pieces[0] = iovec(
+        iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress! + offset), iov_len: unsentCount)
     }
+    return (1, bytes)
   }
 
   func withUnsentBytes<Value>(_ body: (UnsafeRawBufferPointer) -> Value) -> Value {

@@ -1,0 +1,27 @@
+#!/bin/bash
+# Server instructions per delivered message in plain TCP fan-out (the line protocol), under
+# callgrind (load does not change the count). Two runs, MSGS and 3 x MSGS messages; their
+# difference leaves out the server's start and the subscriptions.
+# usage: cg-fanout.sh SERVER SUBS MSGS [SERVER FLAGS...]; FANOUT names fanout (default
+# ../shared/bench/fanout). valgrind has no io_uring, so the server sends through epoll.
+set -eu
+SERVER=$(realpath "$1"); SUBS=$2; MSGS=$3; shift 3
+FANOUT=${FANOUT:-../shared/bench/fanout}
+DIR=$(mktemp -d)
+trap 'rm -rf "$DIR"' EXIT
+# valgrind cannot read the release binary's debug information.
+strip --strip-debug -o "$DIR/server" "$SERVER"
+declare -A total
+for messages in "$MSGS" $((3 * MSGS)); do
+  PORT=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
+  valgrind --tool=callgrind --callgrind-out-file="$DIR/run.$messages.out" "$DIR/server" \
+    --listen "127.0.0.1:$PORT" --log-level error "$@" 2>/dev/null &
+  PID=$!
+  for _ in $(seq 300); do nc -z 127.0.0.1 "$PORT" 2>/dev/null && break; sleep 0.2; done
+  "$FANOUT" --proto jsonl --port "$PORT" --subs "$SUBS" --msgs "$messages" --size 64 --json \
+    --timeout 600 >"$DIR/fanout.$messages.json"
+  kill -TERM "$PID"; wait "$PID" || true
+  total[$messages]=$(sed -n 's/^summary: //p' "$DIR/run.$messages.out")
+done
+delivered=$((2 * MSGS * SUBS))
+echo "$SUBS subscribers: $(((total[$((3 * MSGS))] - total[$MSGS]) / delivered)) instructions per delivered message"
