@@ -1,3 +1,4 @@
+import Glibc
 import ObservableWire
 
 /// The `text/event-stream` form of the session's lines (the WHATWG HTML standard, section
@@ -28,9 +29,7 @@ package enum ServerSentEvents {
 
   /// The events for `lines`, whole `\n`-terminated lines; empty when none is an event.
   package static func events(of lines: [UInt8]) -> [UInt8] {
-    var out: [UInt8] = []
-    lines.withUnsafeBytes { append(lines: $0, to: &out) }
-    return out
+    lines.withUnsafeBytes(events(in:))
   }
 
   /// The delivery encoding of every SSE connection: one instance, so that the connections'
@@ -39,9 +38,28 @@ package enum ServerSentEvents {
 
   /// Appends the events for `lines`, whole `\n`-terminated lines.
   package static func append(lines: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+    out.append(bytesOf: events(in: lines))
+  }
+
+  /// The events for `lines`, made in one buffer of their exact size: one pass finds the
+  /// events and adds up their bytes, the next writes them. Appending each field to an array
+  /// instead cost about 50 instructions a field, a third of an event's encoding.
+  private static func events(in lines: UnsafeRawBufferPointer) -> [UInt8] {
+    var size = 0
+    forEachEvent(in: lines) { size += $0.size }
+    guard size > 0 else { return [] }
+    return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+      var next = buffer.baseAddress!
+      forEachEvent(in: lines) { next = $0.write(to: next) }
+      count = next - buffer.baseAddress!
+    }
+  }
+
+  /// Calls `body` with the event of each line of `lines` that is one.
+  private static func forEachEvent(
+    in lines: UnsafeRawBufferPointer, _ body: (ServerSentEvent) -> Void
+  ) {
     guard let base = lines.baseAddress else { return }
-    // Events are about 20 bytes longer than their lines.
-    out.reserveCapacity(out.count + lines.count + lines.count / 2 + 32)
     var start = 0
     while start < lines.count {
       let end =
@@ -49,11 +67,11 @@ package enum ServerSentEvents {
         .map { $0 - base } ?? lines.count
       let line = UnsafeRawBufferPointer(rebasing: lines[start..<end])
       if line.hasPrefix(streamKey) {
-        appendEvent(line, named: streamName(in: line), id: position(in: line), to: &out)
+        body(ServerSentEvent(name: streamName(in: line), id: position(in: line), data: line))
       } else if line.hasPrefix(failedKey) {
-        errorName.withUnsafeBytes { appendEvent(line, named: $0, to: &out) }
+        body(ServerSentEvent(name: errorName.bytes, data: line))
       } else if line.hasPrefix(subscribedKey), line.contains(notRecovered) {
-        gapName.withUnsafeBytes { appendEvent(line, named: $0, to: &out) }
+        body(ServerSentEvent(name: gapName.bytes, data: line))
       }
       start = end + 1
     }
@@ -75,50 +93,41 @@ package enum ServerSentEvents {
   /// Only the tail is read: a position is at most 29 bytes, and its key is the line's last.
   /// A value's own `"pos"` cannot pass for it: a value is followed by the line's `}`, so the
   /// line would end in `}}` or in a string's escaped quote, never in this key's pattern.
+  /// A line ending in a string value (no position) is searched for its opening quote eight
+  /// bytes at a time: byte by byte, that search cost some 380 instructions, more than the
+  /// rest of the line's event.
   static func position(in line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
     let quote = UInt8(ascii: "\"")
+    let key = positionKey.bytes
     let count = line.count
-    guard count > positionKey.count + 2, line[count - 1] == UInt8(ascii: "}"),
-      line[count - 2] == quote
+    guard count > key.count + 2, let base = line.baseAddress,
+      base.load(fromByteOffset: count - 1, as: UInt8.self) == UInt8(ascii: "}"),
+      base.load(fromByteOffset: count - 2, as: UInt8.self) == quote
     else { return nil }
     let end = count - 2
-    var start = end
-    while start > 0, end - start <= 32, line[start - 1] != quote { start -= 1 }
-    guard start >= positionKey.count, line[start - 1] == quote,
-      UnsafeRawBufferPointer(rebasing: line[(start - positionKey.count)..<start])
-        .elementsEqual(positionKey)
+    guard let opening = lastQuote(in: base, from: max(0, end - 34), to: end) else { return nil }
+    let start = opening + 1
+    guard start >= key.count, memcmp(base + start - key.count, key.baseAddress!, key.count) == 0
     else { return nil }
     return UnsafeRawBufferPointer(rebasing: line[start..<end])
   }
 
-  /// Appends one event: its name, its `id` when it has one, its data (`line`, without its
-  /// line feed), the blank line.
-  private static func appendEvent(
-    _ line: UnsafeRawBufferPointer, named name: UnsafeRawBufferPointer,
-    id: UnsafeRawBufferPointer? = nil, to out: inout [UInt8]
-  ) {
-    out.append(literal: "event: ")
-    out.append(bytes: name)
-    if let id {
-      out.append(literal: "\nid: ")
-      out.append(bytes: id)
+  /// Where the last quote in bytes `from..<to` of `base` is.
+  private static func lastQuote(in base: UnsafeRawPointer, from: Int, to: Int) -> Int? {
+    let quote = UInt8(ascii: "\"")
+    var end = to
+    while end - from >= 8 {
+      // A quote is a zero byte after the XOR; the usual test for a zero byte in a word.
+      let word =
+        base.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self) ^ 0x2222_2222_2222_2222
+      if (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0 { break }
+      end -= 8
     }
-    out.append(literal: "\ndata: ")
-    appendData(line, to: &out)
-    out.append(literal: "\n\n")
-  }
-
-  /// Appends `line` with each carriage return written as a space.
-  private static func appendData(_ line: UnsafeRawBufferPointer, to out: inout [UInt8]) {
-    guard let base = line.baseAddress else { return }
-    var start = 0
-    while let found = ByteSearch.first(0x0D, in: base + start, count: line.count - start) {
-      let at = found - base
-      out.append(bytes: UnsafeRawBufferPointer(rebasing: line[start..<at]))
-      out.append(UInt8(ascii: " "))
-      start = at + 1
+    while end > from {
+      end -= 1
+      if base.load(fromByteOffset: end, as: UInt8.self) == quote { return end }
     }
-    out.append(bytes: UnsafeRawBufferPointer(rebasing: line[start...]))
+    return nil
   }
 
   /// How every delivery line starts (``DeliveryEncoder``).
@@ -126,15 +135,15 @@ package enum ServerSentEvents {
   /// How every error reply starts (``ReplyEncoder``).
   private static let failedKey: StaticString = #"{"ok":false"#
   /// The name of an error reply's event.
-  private static let errorName = Array("error".utf8)
+  private static let errorName: StaticString = "error"
   /// How a subscribe's reply starts (``ReplyEncoder``).
   private static let subscribedKey: StaticString = #"{"ok":true,"op":"subscribe""#
   /// What a resume's reply says when history no longer reached back to its position.
   private static let notRecovered = Array(#""recovered":false"#.utf8)
   /// The name of that reply's event.
-  private static let gapName = Array("gap".utf8)
+  private static let gapName: StaticString = "gap"
   /// The key before a delivery's position, up to the position's opening quote.
-  private static let positionKey = Array(#","pos":""#.utf8)
+  private static let positionKey: StaticString = #","pos":""#
 }
 
 /// ``ServerSentEvents`` as a ``DeliveryEncoding``.

@@ -93,6 +93,11 @@ package final class WebSocketFraming: Framing {
 
   package var sendsLinesUnchanged: Bool { false }
 
+  /// With shared frames the outbox holds frames (``outboxEncoding``), written as they are
+  /// instead of copied through ``encode(_:to:)``. Not after the close frame: what is queued
+  /// then goes through ``encode(_:to:)``, which drops it.
+  package var outboxHoldsWireForm: Bool { sharedFrames != nil && said == nil }
+
   package func encode(_ lines: UnsafeRawBufferPointer, to out: inout [UInt8]) {
     // After the close frame, RFC 6455 section 5.5.1 allows no more data frames.
     guard said == nil else { return }

@@ -12,6 +12,9 @@ import Deflate
 public final class PerMessageDeflater {
   private let compressor: DeflateCompressor
   private let resetsAfterMessage: Bool
+  /// How far back a match may reach: zlib's own limit for the window, which a peer inflating
+  /// with that window (or the 256 bytes of `server_max_window_bits=8`) decodes.
+  private let maximumDistance: Int
   /// The latest message's compressed payload, the sync flush's `00 00 ff ff` removed.
   public private(set) var compressed: [UInt8] = []
 
@@ -35,6 +38,7 @@ public final class PerMessageDeflater {
       throw ZlibFailure(error)
     }
     resetsAfterMessage = !contextTakeover
+    maximumDistance = (1 << Int(min(15, max(9, windowBits)))) - 262
   }
 
   /// Compresses one whole message into `compressed`.
@@ -47,6 +51,15 @@ public final class PerMessageDeflater {
       compressed = []
     } else {
       compressed.removeAll(keepingCapacity: true)
+    }
+    // Without context, a short message is one block of fixed codes, which zlib would also
+    // choose but only after building dynamic trees for it (``FixedCodeDeflater``).
+    if resetsAfterMessage, !message.isEmpty,
+      message.count <= FixedCodeDeflater.largestMessage
+    {
+      FixedCodeDeflater.compress(
+        message, maximumDistance: maximumDistance, appendingTo: &compressed)
+      return
     }
     // An empty message still ends in a flush: its payload is the empty block, one `00` byte.
     if message.isEmpty {

@@ -1,0 +1,61 @@
+import Glibc
+
+/// One event of ``ServerSentEvents`` before it is written: pointers into the line it is made
+/// from, so that its size is known before any byte is copied.
+struct ServerSentEvent {
+  /// The `event:` field: a stream's name, `error` or `gap`.
+  var name: UnsafeRawBufferPointer
+  /// The `id:` field, a position, when the line has one.
+  var id: UnsafeRawBufferPointer?
+  /// The `data:` field: the line, without its line feed.
+  var data: UnsafeRawBufferPointer
+
+  /// How many bytes ``write(to:)`` writes.
+  var size: Int {
+    Self.eventField.utf8CodeUnitCount + name.count
+      + (id.map { Self.idField.utf8CodeUnitCount + $0.count } ?? 0)
+      + Self.dataField.utf8CodeUnitCount + data.count + Self.end.utf8CodeUnitCount
+  }
+
+  /// Writes the event at `target` and returns where it ends: its name, its `id` when it has
+  /// one, its data with each carriage return written as a space (which `EventSource` would
+  /// take as the end of the line, and JSON reads as whitespace), the blank line.
+  func write(to target: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+    var next = Self.copy(Self.eventField.bytes, to: target)
+    next = Self.copy(name, to: next)
+    if let id {
+      next = Self.copy(Self.idField.bytes, to: next)
+      next = Self.copy(id, to: next)
+    }
+    next = Self.copy(Self.dataField.bytes, to: next)
+    let dataStart = next
+    next = Self.copy(data, to: next)
+    var searched = dataStart
+    while searched < next, let found = memchr(searched, 0x0D, next - searched) {
+      let carriageReturn = found.assumingMemoryBound(to: UInt8.self)
+      carriageReturn.pointee = UInt8(ascii: " ")
+      searched = carriageReturn + 1
+    }
+    return Self.copy(Self.end.bytes, to: next)
+  }
+
+  private static func copy(
+    _ bytes: UnsafeRawBufferPointer, to target: UnsafeMutablePointer<UInt8>
+  ) -> UnsafeMutablePointer<UInt8> {
+    guard let base = bytes.baseAddress else { return target }
+    UnsafeMutableRawPointer(target).copyMemory(from: base, byteCount: bytes.count)
+    return target + bytes.count
+  }
+
+  private static let eventField: StaticString = "event: "
+  private static let idField: StaticString = "\nid: "
+  private static let dataField: StaticString = "\ndata: "
+  private static let end: StaticString = "\n\n"
+}
+
+extension StaticString {
+  /// The literal's UTF-8 bytes, which live as long as the program.
+  var bytes: UnsafeRawBufferPointer {
+    UnsafeRawBufferPointer(start: utf8Start, count: utf8CodeUnitCount)
+  }
+}
