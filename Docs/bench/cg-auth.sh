@@ -20,7 +20,7 @@ strip --strip-debug -o "$DIR/server" "$SERVER"
 cat >"$DIR/server.sh" <<EOF2
 #!/bin/bash
 port=\$(printf '%s\\n' "\$@" | sed -n 's/^127\\.0\\.0\\.1:\\([0-9]*\\)\$/\\1/p' | head -1)
-(until nc -z 127.0.0.1 "\$port" 2>/dev/null; do sleep 0.1; done
+(until nc -z 127.0.0.1 "\$port" 2>/dev/null; do kill -0 \$\$ 2>/dev/null || exit; sleep 0.1; done
  callgrind_control -i on \$\$ >/dev/null) &
 exec valgrind --tool=callgrind --instr-atstart=no \\
   --callgrind-out-file=$DIR/run.\$(date +%s%N).out $DIR/server "\$@" 2>/dev/null
