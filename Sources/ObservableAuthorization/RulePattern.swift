@@ -27,6 +27,12 @@ package struct RulePattern: Sendable, Hashable, CustomStringConvertible {
 
   package var description: String { text }
 
+  /// Whether this is a pattern (it has a `*` or `>` token) rather than one concrete name.
+  ///
+  /// A concrete name is allowed whole or not at all, under any rules; only a pattern can be
+  /// allowed in part.
+  package var hasWildcards: Bool { topic.hasWildcards }
+
   /// Whether the concrete topic `name` matches.
   package func matches(_ name: String) -> Bool {
     topic.matches(name)

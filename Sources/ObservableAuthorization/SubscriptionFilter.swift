@@ -2,7 +2,8 @@ import Locking
 import Synchronization
 
 /// Decides, value by value, what one subscription of a restricted user delivers, from any
-/// thread that publishes.
+/// thread that publishes: a pattern subscription (one to a concrete name needs none, since the
+/// session ends it if a reload forbids it), or one read of history or of a retained value.
 ///
 /// While the subscription's pattern is wholly allowed under the rules in force, a value passes
 /// after one atomic load. A pattern allowed only in part has each topic judged (and the

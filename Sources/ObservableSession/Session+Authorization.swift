@@ -35,9 +35,22 @@ extension Session {
   }
 
   /// The observer for a subscription to `name`: `observer` itself for a user with every
-  /// permission, else one that passes only what the rules in force allow.
+  /// permission or a concrete name the user may receive, else one that passes only what the
+  /// rules in force allow.
+  ///
+  /// A concrete name is allowed whole or not at all, so its values need no check each: the
+  /// only change a reload can make is to forbid it, and ``authorizationReloaded()`` then ends
+  /// the subscription on this loop before the reload returns. A filter would cost every
+  /// delivery a call through a closure, the rules' generation read through an existential and
+  /// an atomic load. A pattern keeps its filter: a reload may allow it only in part, and a
+  /// stream cannot swap the observer of a running subscription.
   func permitted(_ observer: StreamObserver, _ name: String) -> StreamObserver {
     guard let identity = access.identity, !access.isUnrestricted else { return observer }
+    if !RulePattern(trusted: name).hasWildcards,
+      access.subscribeScope(name, policy: context.access) == .all
+    {
+      return observer
+    }
     let filter = SubscriptionFilter(pattern: name, identity: identity, policy: context.access)
     return StreamObserver { lines in
       if let kept = filter.permitted(lines) { observer.next(kept) }
@@ -56,6 +69,10 @@ extension Session {
 
   /// The rules were reloaded: each subscription they no longer allow at all ends (its
   /// disconnect runs once) with a notice; one allowed in part is filtered from now on.
+  ///
+  /// The subscription to a concrete name has no filter (see ``permitted(_:_:)``), so until
+  /// this runs it delivers under the old rules: the server waits for every loop to run it
+  /// before it reports the reload done.
   package func authorizationReloaded() {
     guard !access.isUnrestricted, !closing else { return }
     access.refresh(context.access)

@@ -18,7 +18,8 @@ extension ObservableServer {
 
   /// Rereads `--auth-file`. A file that does not parse leaves the rules in force and logs one
   /// error with its line; a good one takes effect at once, and each connection ends, with a
-  /// notice, the subscriptions the new rules no longer allow. Returns whether it reloaded.
+  /// notice, the subscriptions the new rules no longer allow, before this returns (and logs
+  /// the reload). Returns whether it reloaded.
   @discardableResult
   public func reloadAuthorization() -> Bool {
     guard let access = configuration.access, let path = access.filePath else { return false }
@@ -31,13 +32,15 @@ extension ObservableServer {
         metadata: ["path": "\(path)", "error": "\(error)"])
       return false
     }
-    logger.notice("auth file reloaded", metadata: ["path": "\(path)", "users": "\(users)"])
     // Each connection's session is its loop's alone, so the loop ends what the rules forbid.
+    // Waited for: a subscription to a concrete name delivers without a check of its own, so the
+    // reload is in force only once every loop has ended those the new rules forbid.
     for home in connectionLoops {
-      home.loop.execute {
+      try? home.loop.submitAndWait {
         for connection in home.connections.all { connection.authorizationReloaded() }
       }
     }
+    logger.notice("auth file reloaded", metadata: ["path": "\(path)", "users": "\(users)"])
     return true
   }
 }

@@ -38,6 +38,74 @@ final class ReloadServerTests: XCTestCase {
     XCTAssertEqual(try publisher.stats()["disconnects_total"], before + 2)
   }
 
+  /// A subscription to a concrete name delivers without a check of each value: the reload is
+  /// reported only once every connection has ended those the new rules forbid, so nothing
+  /// published after the report reaches them.
+  func testNothingPublishedAfterAReloadReachesASubscriptionItForbids() throws {
+    // Two loops and two publishers, so that one publishes from a loop other than ann's.
+    let server = try AuthorizedServer(extra: ["--threads", "2"])
+    let ann = try server.client("ann")
+    let publishers = [try server.client(nil), try server.client(nil)]
+    for line in ["subscribe room.lobby", "subscribe user.ann.inbox"] {
+      XCTAssertNil(errorCode(try ann.request(line)), line)
+    }
+
+    // Ann may no longer read any room.
+    let stricter = AuthorizedServer.fileText().replacingOccurrences(
+      of: #""allow": ["room.>", "user.{user}.>"]"#, with: #""allow": ["user.{user}.>"]"#)
+    XCTAssertNotEqual(stricter, AuthorizedServer.fileText())
+    try stricter.write(toFile: server.authFile, atomically: true, encoding: .utf8)
+    server.process.signal(SIGHUP)
+    XCTAssertTrue(server.process.waitForLog("auth file reloaded"), server.process.output)
+    for publisher in publishers {
+      try publisher.request(#"{"op":"publish","stream":"room.lobby","value":1}"#)
+    }
+    try publishers[0].request(#"{"op":"publish","stream":"user.ann.inbox","value":1}"#)
+    let read = try valuesUntil("user.ann.inbox", on: ann)
+    XCTAssertEqual(read.topics, ["user.ann.inbox"])
+    // The notice came before the reload was reported, so before either value.
+    XCTAssertEqual(read.notices, ["forbidden"])
+  }
+
+  /// A pattern wholly allowed when subscribed that a reload allows only in part delivers only
+  /// the topics the new rules allow, without ending.
+  func testAPatternAReloadNarrowsDeliversOnlyWhatItStillAllows() throws {
+    let server = try AuthorizedServer()
+    let cat = try server.client("cat")
+    let publisher = try server.client(nil)
+    XCTAssertNil(errorCode(try cat.request("subscribe user.>")))
+
+    // Cat may no longer read bob's subtree.
+    let narrower = AuthorizedServer.fileText().replacingOccurrences(
+      of: #""deny": ["room.>"]"#, with: #""deny": ["room.>", "user.bob.>"]"#)
+    XCTAssertNotEqual(narrower, AuthorizedServer.fileText())
+    try narrower.write(toFile: server.authFile, atomically: true, encoding: .utf8)
+    server.process.signal(SIGHUP)
+    XCTAssertTrue(server.process.waitForLog("auth file reloaded"), server.process.output)
+    for topic in ["user.bob.x", "user.cat.x"] {
+      try publisher.request(#"{"op":"publish","stream":"\#(topic)","value":1}"#)
+    }
+    let read = try valuesUntil("user.cat.x", on: cat)
+    XCTAssertEqual(read.topics, ["user.cat.x"])
+    XCTAssertEqual(read.notices, [])
+  }
+
+  /// The topics of the values `client` reads up to the first one on `last`, and the error
+  /// codes of the notices among them.
+  private func valuesUntil(_ last: String, on client: LineClient) throws -> (
+    topics: [String], notices: [String]
+  ) {
+    var topics: [String] = []
+    var notices: [String] = []
+    _ = try client.read(until: { line in
+      if let code = errorCode(line) { notices.append(code) }
+      guard line["value"] != nil, let topic = line["stream"] as? String else { return false }
+      topics.append(topic)
+      return topic == last
+    })
+    return (topics, notices)
+  }
+
   /// A publisher's batched publishes skip the rules while its decisions are current; a reload
   /// makes them stale, so the next publish to the same topic is judged by the new rules.
   func testAReloadEndsBatchedPublishingThatItForbids() throws {
