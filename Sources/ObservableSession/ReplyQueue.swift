@@ -49,11 +49,31 @@ package struct ReplyQueue {
 
   /// Fills the reply of `ticket` and returns the replies now free to go, in order.
   mutating func fill(_ ticket: Int, with reply: [UInt8]) -> [UInt8] {
+    place(ticket, reply)
+    return takeReady()
+  }
+
+  /// Fills the reply of each ticket of `replies` and returns the replies now free to go, in
+  /// order: the replies of a group of stored writes, which are filled together.
+  ///
+  /// One pass over the slots for the lot, where filling them one by one took the replies
+  /// free so far off the front of the slots after each.
+  mutating func fill(_ replies: [(ticket: Int, reply: [UInt8])]) -> [UInt8] {
+    for (ticket, reply) in replies { place(ticket, reply) }
+    return takeReady()
+  }
+
+  /// Puts `reply` in the slot of `ticket`, unless it was filled already or is gone.
+  private mutating func place(_ ticket: Int, _ reply: [UInt8]) {
     let index = ticket - firstTicket
-    guard slots.indices.contains(index), slots[index] == nil else { return [] }
+    guard slots.indices.contains(index), slots[index] == nil else { return }
     slots[index] = reply
     owed -= 1
     heldBytes += reply.count
+  }
+
+  /// Takes the filled replies at the front, in order, concatenated.
+  private mutating func takeReady() -> [UInt8] {
     var ready: [UInt8] = []
     var taken = 0
     while taken < slots.count, let first = slots[taken] {

@@ -85,10 +85,8 @@ extension Session {
     let answer: @Sendable (Result<Void, ProtocolError>) -> Void = { written in
       loop.execute {
         guard let session = session.session else { return }
-        for waiting in replies {
-          session.sendReleased(
-            session.replyQueue.fill(waiting.ticket, with: waiting.reply(written)))
-        }
+        session.sendReleased(
+          session.replyQueue.fill(replies.map { (ticket: $0.ticket, reply: $0.reply(written)) }))
       }
     }
     if !store.write(group.writes, completion: answer) { answer(.failure(Self.notQueued)) }

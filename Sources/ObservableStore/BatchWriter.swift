@@ -10,6 +10,8 @@ final class BatchWriter: @unchecked Sendable {
   private let append: SQLiteStatement
   private let forget: SQLiteStatement
   private let advance: SQLiteStatement
+  private let begin: SQLiteStatement
+  private let commit: SQLiteStatement
   /// The epoch's last sequence as committed.
   private var lastSequence: UInt64
 
@@ -25,21 +27,30 @@ final class BatchWriter: @unchecked Sendable {
       "INSERT OR REPLACE INTO history (sequence, topic, value, timestamp) VALUES (?, ?, ?, ?)")
     forget = try database.prepare("DELETE FROM history WHERE sequence = ?")
     advance = try database.prepare("UPDATE epoch SET last_sequence = ?")
+    // Prepared like the rest rather than parsed again for every transaction.
+    begin = try database.prepare("BEGIN")
+    commit = try database.prepare("COMMIT")
   }
 
   /// Writes `changes` in one transaction: all of them, or, when it throws, none.
+  ///
+  /// Of several retained changes (``StoreChange/retain(_:)``, ``StoreChange/clearRetained(stream:)``)
+  /// to one topic, only the last is written: the transaction is seen whole or not at all, so
+  /// the ones before it could never be read back. A busy topic then costs one row per
+  /// transaction, however many times it was published meanwhile.
   func write(_ changes: [StoreChange]) throws(SQLiteFailure) {
-    try database.execute("BEGIN")
+    let superseded = Self.superseded(changes)
+    try begin.run()
     do throws(SQLiteFailure) {
       var highest = lastSequence
-      for change in changes {
+      for (index, change) in changes.enumerated() where !superseded[index] {
         try write(change, highest: &highest)
       }
       if highest > lastSequence {
         try advance.bind(1, Int64(bitPattern: highest))
         try advance.run()
       }
-      try database.execute("COMMIT")
+      try commit.run()
       lastSequence = highest
     } catch {
       // SQLite rolls some failures back by itself (a full disk may); the rest are ours to.
@@ -61,12 +72,29 @@ final class BatchWriter: @unchecked Sendable {
     database.close()
   }
 
+  /// For each of `changes`, whether it is a retained change that a later one to the same
+  /// topic replaces.
+  private static func superseded(_ changes: [StoreChange]) -> [Bool] {
+    var superseded = [Bool](repeating: false, count: changes.count)
+    guard changes.count > 1 else { return superseded }
+    var last: [String: Int] = [:]
+    last.reserveCapacity(changes.count)
+    for (index, change) in changes.enumerated() {
+      let stream: String
+      switch change {
+      case .retain(let value): stream = value.stream
+      case .clearRetained(let name): stream = name
+      case .appendHistory, .forgetHistory: continue
+      }
+      if let earlier = last.updateValue(index, forKey: stream) { superseded[earlier] = true }
+    }
+    return superseded
+  }
+
   private func write(_ change: StoreChange, highest: inout UInt64) throws(SQLiteFailure) {
     switch change {
     case .retain(let value):
-      try retain.bind(1, value.stream)
-      try retain.bind(2, value.value)
-      try retain.run()
+      try retain.run(text: value.stream, bytes: value.value)
     case .clearRetained(let stream):
       try clear.bind(1, stream)
       try clear.run()

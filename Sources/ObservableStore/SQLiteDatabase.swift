@@ -4,7 +4,8 @@ import CSQLite
 /// the caller's thread, then owned by the store's writer thread alone.
 ///
 /// `@unchecked Sendable` because it crosses to the writer thread once and is then used by that
-/// thread only; SQLite's default serialized mode would make other use safe as well.
+/// thread only. So it is opened without SQLite's own mutexes (`SQLITE_OPEN_NOMUTEX`), which
+/// every call would otherwise take and release.
 final class SQLiteDatabase: @unchecked Sendable {
   /// The database file.
   let path: String
@@ -13,8 +14,10 @@ final class SQLiteDatabase: @unchecked Sendable {
 
   /// Opens the database at `path` with `flags` (`SQLITE_OPEN_READWRITE`, `SQLITE_OPEN_CREATE`).
   init(path: String, flags: Int32) throws(SQLiteFailure) {
+    _ = Self.memoryCountStopped
     var handle: OpaquePointer?
-    let code = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOFOLLOW, nil)
+    let code = sqlite3_open_v2(
+      path, &handle, flags | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX, nil)
     guard code == SQLITE_OK, let handle else {
       let failure = SQLiteFailure(code: code, on: handle)
       sqlite3_close_v2(handle)
@@ -30,6 +33,12 @@ final class SQLiteDatabase: @unchecked Sendable {
   deinit {
     close()
   }
+
+  /// Turns off SQLite's memory count before the process's first connection, once: it took a
+  /// process-wide mutex on every allocation of the writer's.
+  private static let memoryCountStopped: Bool = {
+    observable_sqlite_stop_memory_count() == SQLITE_OK
+  }()
 
   /// Closes the connection: in WAL mode the last close checkpoints the log into the file and
   /// removes it. Statements still alive keep the connection open until they are finalized.

@@ -17,6 +17,10 @@ final class StoreRoundTripTests: StoreTestCase {
       .retain(RetainedValue("gone", "x")),
       .clearRetained(stream: "gone"),
       .retain(RetainedValue(stream: "empty", value: [])),
+      // Of one topic's changes in a transaction only the last is written: these say "2".
+      .retain(RetainedValue("back", "1")),
+      .clearRetained(stream: "back"),
+      .retain(RetainedValue("back", "2")),
       .appendHistory(HistoryEntry(topic: "t", sequence: 1, value: [1], timestamp: 10)),
       .appendHistory(HistoryEntry(topic: "t", sequence: 2, value: [2], timestamp: 20)),
       .appendHistory(HistoryEntry(topic: "t", sequence: 3, value: [3], timestamp: 30)),
@@ -33,7 +37,7 @@ final class StoreRoundTripTests: StoreTestCase {
       contents.retained.sorted { $0.stream < $1.stream },
       [
         RetainedValue("a", #"{"stream":"a","value":1}"#), RetainedValue("b", "new"),
-        RetainedValue(stream: "empty", value: []),
+        RetainedValue("back", "2"), RetainedValue(stream: "empty", value: []),
       ])
     XCTAssertEqual(
       contents.history,

@@ -10,6 +10,11 @@ struct PublishShapeTests {
     #"{"op":"publish","stream":"a.b-c_d","value":{"x":[1,2,{"y":null}]}}"#,
     #"{"op":"publish","stream":"n","value":-1.5e3}"#,
   ]
+  static let retained = [
+    #"{"op":"publish","stream":"k.1","value":5,"retain":true}"#,
+    #"{"op":"publish","stream":"a.b-c_d","value":{"x":[1,{"retain":true}]},"retain":true}"#,
+    #"{"op":"publish","stream":"s","value":"a,\"retain\":true}","retain":true}"#,
+  ]
   static let declined = [
     #"{"op":"publish","stream":"a","value":1,"id":2}"#,
     #"{"op":"publish","stream":"a","value":1 }"#,
@@ -20,6 +25,10 @@ struct PublishShapeTests {
     #"{"op":"publish","stream":"a","value":1}}"#,
     #"{"op":"publish","stream":"a","retain":true,"value":1}"#,
     #"{"stream":"a","op":"publish","value":1}"#,
+    #"{"op":"publish","stream":"a","value":1,"retain":false}"#,
+    #"{"op":"publish","stream":"a","value":{"b":1,"retain":true}"#,
+    #"{"op":"publish","stream":"a","value":,"retain":true}"#,
+    #"{"op":"publish","stream":"a","value":1, "retain":true}"#,
   ]
 
   @Test(arguments: matching)
@@ -32,6 +41,23 @@ struct PublishShapeTests {
     #expect(fast.stream == general.stream)
     #expect(fast.value == general.value)
     #expect(fast.retain == false)
+  }
+
+  @Test(arguments: retained)
+  func matchesARetainedPublishAsTheGeneralParserReadsIt(_ line: String) throws {
+    let bytes = Array(line.utf8)
+    let fast = try #require(
+      bytes.withUnsafeBytes { PublishShape.match($0).map(ParsedRequest.init) })
+    // A space after the brace declines the shape: the general parser reads this one.
+    let general = try #require(RequestParser.outcome("{ " + line.dropFirst()).request)
+    #expect(fast == general)
+    #expect(fast.retain)
+  }
+
+  /// The session batches what `parts(of:)` takes as plain publishes: never a retained one.
+  @Test(arguments: retained)
+  func partsNeverTakesARetainedPublish(_ line: String) {
+    #expect(Array(line.utf8).withUnsafeBytes { PublishShape.parts(of: $0) } == nil)
   }
 
   @Test(arguments: declined)
