@@ -118,11 +118,6 @@ static int ring_prepare(observable_send_ring *ring, unsigned char opcode, int fd
   return 0;
 }
 
-int observable_send_ring_prepare_send(observable_send_ring *ring, int fd, const void *bytes,
-                                      unsigned count, unsigned long long tag) {
-  return ring_prepare(ring, IORING_OP_SEND, fd, bytes, count, tag);
-}
-
 int observable_send_ring_prepare_sendmsg(observable_send_ring *ring, int fd, const void *message,
                                          unsigned long long tag) {
   // One message: `len` counts msghdrs, the iovecs it names carry the bytes.

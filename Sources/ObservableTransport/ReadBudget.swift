@@ -11,7 +11,7 @@
 /// The slice is a share of ``turnShare`` among the connections a turn found with input, never
 /// under ``slice``: a publisher alone on its loop reads for up to 2 ms a turn. Each turn ends
 /// in one flush per subscriber, so at 500 µs a lone publisher to 100 subscribers made 37,600
-/// sends for 15 M deliveries, and the work per flush (taking the outbox, staging the send,
+/// sends for 15 M deliveries, and the work per flush (taking the outbox, preparing the send,
 /// its completion) was most of the server's own instructions; at 2 ms it made 13,400. With four
 /// or more connections ready each still gets 500 µs, so a flood is sliced as before.
 ///

@@ -17,12 +17,6 @@ void observable_send_ring_close(observable_send_ring *ring);
 /// How many sends one submission may hold.
 unsigned observable_send_ring_capacity(const observable_send_ring *ring);
 
-/// Queues send(fd, bytes, count, MSG_DONTWAIT | MSG_NOSIGNAL), to be submitted later. Returns
-/// 0, or -1 when the submission ring is full. `bytes` must stay valid until its completion.
-int observable_send_ring_prepare_send(
-    observable_send_ring *ring, int fd, const void *bytes, unsigned count,
-    unsigned long long tag);
-
 /// Queues sendmsg(fd, message, MSG_DONTWAIT | MSG_NOSIGNAL), `message` a `struct msghdr`, to
 /// be submitted later. Returns 0, or -1 when the submission ring is full. `message`, its
 /// iovecs and the bytes they point at must stay valid until its completion.
