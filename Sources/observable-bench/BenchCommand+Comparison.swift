@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 import ObservableServer
 
-/// `--scenario fan-out` and `--scenario memory` with `--peers` or `--tls`: observable-server
+/// `--scenario fan-out`, `memory` and `latency` with `--peers` or `--tls`: observable-server
 /// beside Redis, NATS and Mosquitto, in one run, with its own table.
 extension BenchCommand {
   /// Whether the command line asks for the comparison rather than observable-server alone.
@@ -25,15 +25,19 @@ extension BenchCommand {
       }
     }
     guard comparesPeers else { return }
-    let others = scenarios.filter { $0 != .fanOut && $0 != .memory }
+    let others = scenarios.filter { $0 != .fanOut && $0 != .memory && $0 != .latency }
     guard others.isEmpty else {
       throw ValidationError(
-        "--peers and --tls compare fan-out and memory only, not "
+        "--peers and --tls compare fan-out, memory and latency only, not "
           + others.map(\.rawValue).joined(separator: ", "))
+    }
+    guard !(tls && scenarios.contains(.latency)) else {
+      throw ValidationError("--tls compares fan-out and memory; latency has no TLS mode")
     }
     guard ComparedServer.parse(broadcast.peers ?? "") != nil else {
       throw ValidationError(
-        "--peers \(broadcast.peers ?? ""): expected observable, redis, nats, mosquitto")
+        "--peers \(broadcast.peers ?? ""): expected observable, observable-epoll, redis, nats,"
+          + " mosquitto")
     }
     guard connect == nil else {
       throw ValidationError("--peers and --tls start their own servers: drop --connect")
@@ -59,12 +63,19 @@ extension BenchCommand {
         servers: ComparedServer.parse(broadcast.peers ?? "") ?? [.observable], tls: tls,
         fanOutCounts: selected.contains(.fanOut) ? parsedSubscribers ?? [] : [],
         memoryConnections: selected.contains(.memory) ? connections : nil,
-        messages: messages, window: window, payload: Payload(size: payloadBytes),
+        latency: selected.contains(.latency)
+          ? LatencyScenario.Configuration(
+            rate: rate, subscribers: latencySubscribers, seconds: latencySeconds,
+            payload: Payload(size: payloadBytes)) : nil,
+        threads: serverThreads, messages: messages, window: window,
+        payload: Payload(size: payloadBytes),
         repeats: broadcast.repeats, observableServer: executable,
         observableHasTLS: ServerExecutable.offersTLS(executable), secondsEach: timeout)
       ChildProcessGuard.install(
         hardLimitSeconds: timeout * Double(comparison.measurementCount + 1) + 30)
-      let most = max(selected.contains(.memory) ? connections : 0, parsedSubscribers?.max() ?? 0)
+      let most = max(
+        selected.contains(.memory) ? connections : 0, parsedSubscribers?.max() ?? 0,
+        latencySubscribers)
       try FileLimit.raise(toAtLeast: most + 256)
       let (rows, notes) = try comparison.execute()
       let report = BenchReport(

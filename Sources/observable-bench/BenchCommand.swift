@@ -17,10 +17,11 @@ struct BenchCommand: ParsableCommand {
       cores. The soak runs only when asked for (--scenario soak --duration S), and needs a
       server it starts.
 
-      --peers redis,nats,mosquitto with --scenario fan-out or memory measures those servers
-      beside observable-server in one run, each started on a free loopback port and spoken to
-      in its own protocol (RESP, NATS, MQTT 3.1.1 QoS 0); --tls does the same with every
-      connection over TLS, on a throwaway certificate made with openssl.
+      --peers redis,nats,mosquitto with --scenario fan-out, memory or latency measures those
+      servers beside observable-server in one run, each started on a free loopback port and
+      spoken to in its own protocol (RESP, NATS, MQTT 3.1.1 QoS 0), interleaved over
+      --repeats rounds; --tls does the same for fan-out and memory with every connection over
+      TLS, on a throwaway certificate made with openssl.
 
       Exit status: 0 when every check passed, 1 when something was lost or a check failed
       (or a measurement could not be made), 64 for bad arguments.

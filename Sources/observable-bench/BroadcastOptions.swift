@@ -23,8 +23,29 @@ struct BroadcastOptions: ParsableArguments {
   @Option(help: "Broadcast and comparisons: runs of the whole comparison, one after the other.")
   var repeats = 1
 
+  @Option(
+    name: .customLong("broadcast-threads"),
+    help: ArgumentHelp(
+      "Broadcast: event loop counts observable-server is measured with (its --threads), each"
+        + " in turn in every round (default: its own default).",
+      valueName: "n,n,…"))
+  var threads: String?
+
+  /// The loop counts `--broadcast-threads` names, `[nil]` for the server's default; `nil`
+  /// when one is not a positive count.
+  var parsedThreads: [Int?]? {
+    guard let threads else { return [nil] }
+    let counts = threads.split(separator: ",").compactMap { Int($0) }.filter { $0 >= 1 }
+    let named = threads.split(separator: ",", omittingEmptySubsequences: false).count
+    return counts.count == named && !counts.isEmpty ? counts : nil
+  }
+
   /// How many servers are measured in all, each within `--timeout`.
-  var runs: Int { (parsedPeers?.count ?? 1) * repeats }
+  var runs: Int {
+    let observables = parsedPeers?.filter { $0 != .redis && $0 != .nats }.count ?? 1
+    let others = (parsedPeers?.count ?? 1) - observables
+    return (observables * (parsedThreads?.count ?? 1) + others) * repeats
+  }
 
   /// The peers `--peers` names, in its order; `nil` when one is unknown.
   var parsedPeers: [BroadcastPeer]? {
@@ -42,6 +63,9 @@ struct BroadcastOptions: ParsableArguments {
       throw ValidationError("--broadcasts must be 1 to 10000")
     }
     guard repeats >= 1, repeats <= 20 else { throw ValidationError("--repeats must be 1 to 20") }
+    guard parsedThreads != nil else {
+      throw ValidationError("--broadcast-threads \(threads ?? ""): expected counts like 1,2")
+    }
     // Fan-out and memory compare other servers; BenchCommand checks which scenario asks.
     guard parsedPeers != nil || ComparedServer.parse(peers ?? "") != nil else {
       throw ValidationError(

@@ -15,7 +15,7 @@ struct BroadcastReport {
       pad(["server", "p50 ms", "p99 ms", "cpu ms/bcast", "cpu p50", "KiB/conn", "setup s"]),
     ]
     for result in results {
-      var name = result.peer.rawValue
+      var name = result.peer.rawValue + (result.threads.map { " -t\($0)" } ?? "")
       if result.usedIOUring == false { name += " (no io_uring!)" }
       lines.append(
         pad([
@@ -43,6 +43,7 @@ struct BroadcastReport {
         "latencies_ms": result.latenciesMilliseconds, "cpu_ms": result.cpuMilliseconds,
       ]
       if let used = result.usedIOUring { row["io_uring"] = used }
+      if let threads = result.threads { row["threads"] = threads }
       return row
     }
     let object: [String: Any] = [

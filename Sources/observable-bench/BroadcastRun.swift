@@ -15,13 +15,18 @@ struct BroadcastRun {
     var results: [BroadcastResult] = []
     for round in 0..<options.repeats {
       for peer in options.parsedPeers ?? [] {
-        BenchLog.note(
-          "broadcast \(round + 1)/\(options.repeats): \(peer.rawValue),"
-            + " \(options.subscribers) subscribers")
-        let scenario = BroadcastScenario(
-          peer: peer, subscribers: options.subscribers, broadcasts: options.broadcasts,
-          observableServer: observableServer)
-        results.append(try scenario.run(deadline: Deadline(secondsFromNow: secondsEach)))
+        // Each loop count of observable-server in turn, so that they share the machine's
+        // load as the peers do; the peers take no such option.
+        let counts = peer == .redis || peer == .nats ? [nil] : options.parsedThreads ?? [nil]
+        for threads in counts {
+          BenchLog.note(
+            "broadcast \(round + 1)/\(options.repeats): \(peer.rawValue)"
+              + (threads.map { " --threads \($0)" } ?? "") + ", \(options.subscribers) subscribers")
+          let scenario = BroadcastScenario(
+            peer: peer, threads: threads, subscribers: options.subscribers,
+            broadcasts: options.broadcasts, observableServer: observableServer)
+          results.append(try scenario.run(deadline: Deadline(secondsFromNow: secondsEach)))
+        }
       }
     }
     return BroadcastReport(

@@ -10,6 +10,8 @@ import Glibc
 /// after the last subscription was confirmed, per connection.
 struct BroadcastScenario {
   let peer: BroadcastPeer
+  /// observable-server's `--threads`; `nil` for its default (and for the peers).
+  let threads: Int?
   let subscribers: Int
   let broadcasts: Int
   let observableServer: String
@@ -18,7 +20,8 @@ struct BroadcastScenario {
     let port = try PeerProcess.freePort()
     let logPath = "/tmp/observable-bench-\(peer.rawValue)-\(getpid()).log"
     let server = try PeerProcess(
-      peer.command(port: port, observableServer: observableServer, connections: subscribers),
+      peer.command(port: port, observableServer: observableServer, connections: subscribers)
+        + (threads.map { ["--threads", "\($0)"] } ?? []),
       port: port, logPath: logPath, deadline: deadline)
     defer {
       server.stop()
@@ -57,7 +60,7 @@ struct BroadcastScenario {
       usleep(80_000)
     }
     return BroadcastResult(
-      peer: peer, subscribers: subscribers,
+      peer: peer, threads: threads, subscribers: subscribers,
       latenciesMilliseconds: latencies, cpuMilliseconds: cpu,
       bytesPerConnection: Double(after - before) / Double(subscribers),
       rssBefore: before, rssAfter: after, setupSeconds: setupSeconds,
@@ -73,6 +76,8 @@ struct BroadcastScenario {
 /// What ``BroadcastScenario`` measured for one server.
 struct BroadcastResult: Sendable {
   let peer: BroadcastPeer
+  /// observable-server's `--threads` when given.
+  let threads: Int?
   let subscribers: Int
   /// Publish to the last arrival, per broadcast.
   let latenciesMilliseconds: [Double]

@@ -5,6 +5,8 @@ import PeerWire
 enum ComparedServer: String, CaseIterable, Sendable {
   /// observable-server, with its default threads and send path, as `cost.py` runs it.
   case observable
+  /// observable-server with one `send` per connection (`--io-uring off`).
+  case observableEpoll = "observable-epoll"
   /// redis-server 7, RESP `SUBSCRIBE` and `PUBLISH`.
   case redis
   /// nats-server, `SUB` and `PUB`.
@@ -15,7 +17,7 @@ enum ComparedServer: String, CaseIterable, Sendable {
   /// The protocol the benchmark speaks to this server.
   var dialect: PeerDialect {
     switch self {
-    case .observable: .jsonLines
+    case .observable, .observableEpoll: .jsonLines
     case .redis: .resp
     case .nats: .nats
     case .mosquitto: .mqtt
@@ -25,19 +27,23 @@ enum ComparedServer: String, CaseIterable, Sendable {
   /// The command that serves this server on `port` over TLS when `tls`, with room for
   /// `connections` clients; configuration files go in `files`' folder. Everything but
   /// observable-server is found in PATH.
+  /// `threads` is observable-server's `--threads` (`nil`: its default).
   func command(
-    port: UInt16, tls: Bool, files: BenchCertificate, observableServer: String, connections: Int
+    port: UInt16, tls: Bool, files: BenchCertificate, observableServer: String, connections: Int,
+    threads: Int? = nil
   ) throws(BenchError) -> [String] {
     let certificate = files.certificatePath
     let key = files.keyPath
     switch self {
-    case .observable:
+    case .observable, .observableEpoll:
       let listen =
         tls
         ? ["--listen", "tls://127.0.0.1:\(port)", "--tls-cert", certificate, "--tls-key", key]
         : ["--listen", "127.0.0.1:\(port)"]
       return [observableServer] + listen
         + ["--log-level", "warning", "--max-connections", "\(connections + 64)"]
+        + (self == .observableEpoll ? ["--io-uring", "off"] : [])
+        + (threads.map { ["--threads", "\($0)"] } ?? [])
     case .redis:
       let listen =
         tls

@@ -17,6 +17,10 @@ struct PeerComparison {
   let fanOutCounts: [Int]
   /// The memory rows' connections; `nil` when memory is not measured.
   let memoryConnections: Int?
+  /// The latency rows' load; `nil` when latency is not measured.
+  let latency: LatencyScenario.Configuration?
+  /// observable-server's `--threads` (`--server-threads`); `nil` for its default.
+  let threads: Int?
   /// `--messages`, or `nil` for each server's default.
   let messages: Int?
   let window: Int
@@ -32,7 +36,9 @@ struct PeerComparison {
 
   /// How many measurements the run makes, each within `secondsEach`.
   var measurementCount: Int {
-    servers.count * (fanOutCounts.count * repeats + (memoryConnections == nil ? 0 : 1))
+    servers.count
+      * ((fanOutCounts.count + (latency == nil ? 0 : 1)) * repeats
+        + (memoryConnections == nil ? 0 : 1))
   }
 
   /// Measures everything; a measurement that cannot be made becomes a failed row.
@@ -43,13 +49,18 @@ struct PeerComparison {
     var notes: [String] = []
     var measured = servers
     if tls, !observableHasTLS {
-      measured.removeAll { $0 == .observable }
+      measured.removeAll { $0 == .observable || $0 == .observableEpoll }
       notes.append(
         "observable-server not measured over TLS: \(observableServer) has no --tls-cert")
     }
     var rows: [ResultRow] = []
     if !fanOutCounts.isEmpty {
       rows += try fanOut(measured, files: files, context: context)
+    }
+    if let latency {
+      let latencyRows = try self.latency(measured, configuration: latency, files: files)
+      rows += latencyRows
+      notes += Self.latencyMedians(latencyRows, servers: measured)
     }
     if let memoryConnections {
       for server in measured {
@@ -107,7 +118,7 @@ struct PeerComparison {
     return min(1_000_000, max(20_000, 6_000_000 / subscribers))
   }
 
-  private func measure(_ label: String, _ body: () throws(BenchError) -> ResultRow) -> ResultRow {
+  func measure(_ label: String, _ body: () throws(BenchError) -> ResultRow) -> ResultRow {
     BenchLog.note(label)
     do {
       return try body()
@@ -119,7 +130,7 @@ struct PeerComparison {
     }
   }
 
-  private func start(
+  func start(
     _ server: ComparedServer, files: BenchCertificate, connections: Int, _ deadline: Deadline
   ) throws(BenchError) -> PeerProcess {
     let port = try PeerProcess.freePort()
@@ -128,7 +139,7 @@ struct PeerComparison {
       return try PeerProcess(
         server.command(
           port: port, tls: tls, files: files, observableServer: observableServer,
-          connections: connections),
+          connections: connections, threads: threads),
         port: port, logPath: log, deadline: deadline)
     } catch {
       // The log is in the run's folder, which goes when the run ends: say what it held.

@@ -47,17 +47,27 @@ final class PeerProcess {
   /// CPU time all the process's threads have run, in nanoseconds: the sum of each thread's
   /// /proc schedstat, which counts nanoseconds where /proc/PID/stat counts 10 ms ticks.
   func cpuNanoseconds() -> UInt64? {
+    scheduling()?.running
+  }
+
+  /// What the scheduler did with all the process's threads so far, summed over them from
+  /// /proc/PID/task/*/schedstat: time run, time spent runnable but waiting for a CPU (the
+  /// run queue), both in nanoseconds, and the number of times a thread was put on a CPU.
+  func scheduling() -> (running: UInt64, waiting: UInt64, slices: UInt64)? {
     guard let directory = opendir("/proc/\(pid)/task") else { return nil }
     defer { closedir(directory) }
-    var total: UInt64 = 0
+    var total: (running: UInt64, waiting: UInt64, slices: UInt64) = (0, 0, 0)
     while let entry = readdir(directory) {
       let name = withUnsafeBytes(of: entry.pointee.d_name) {
         String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
       }
-      guard !name.hasPrefix("."), let stat = ProcFile.read("/proc/\(pid)/task/\(name)/schedstat"),
-        let first = stat.split(separator: " ").first, let nanoseconds = UInt64(first)
+      guard !name.hasPrefix("."), let stat = ProcFile.read("/proc/\(pid)/task/\(name)/schedstat")
       else { continue }
-      total += nanoseconds
+      let fields = stat.split(separator: " ").compactMap { UInt64($0.prefix { $0.isNumber }) }
+      guard fields.count >= 3 else { continue }
+      total.running += fields[0]
+      total.waiting += fields[1]
+      total.slices += fields[2]
     }
     return total
   }

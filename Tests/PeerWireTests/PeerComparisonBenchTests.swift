@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// `observable-bench --scenario fan-out|memory --peers redis,nats,mosquitto [--tls]` run as a
+/// `observable-bench --scenario fan-out|memory|latency --peers redis,nats,mosquitto [--tls]` run as a
 /// user runs it, at a small scale, against the real servers: every row measured, nothing
 /// lost, and no server left running.
 final class PeerComparisonBenchTests: XCTestCase {
@@ -42,6 +42,32 @@ final class PeerComparisonBenchTests: XCTestCase {
     XCTAssertEqual(survivors(), [], "servers of the bench still running")
   }
 
+  /// Paced publishing to each server in turn, two rounds: every value reaches every
+  /// subscriber, each row says how long the server waited for a CPU, and the notes give each
+  /// server's medians over the rounds.
+  func testLatencyBesideThePeersIsInterleavedOverTheRounds() throws {
+    let report = try runBench([
+      "--scenario", "latency", "--rate", "500", "--latency-seconds", "0.5",
+      "--latency-subscribers", "3", "--repeats", "2",
+    ])
+    let rows = try XCTUnwrap(report["results"] as? [[String: Any]])
+    let servers = ["observable", "redis", "nats", "mosquitto"]
+    XCTAssertEqual(rows.map { $0["peer"] as? String ?? "?" }, servers + servers)
+    for row in rows {
+      XCTAssertEqual(row["passed"] as? Bool, true, "\(row)")
+      let metrics = try XCTUnwrap(row["metrics"] as? [String: Double])
+      XCTAssertEqual(metrics["samples"], 250 * 3, "\(row)")
+      XCTAssertGreaterThan(metrics["p99_us"] ?? 0, 0, "\(row)")
+      XCTAssertNotNil(metrics["server_runqueue_ms"], "\(row)")
+    }
+    let notes = report["notes"] as? [String] ?? []
+    for server in servers {
+      XCTAssertTrue(
+        notes.contains { $0.hasPrefix("latency medians of 2 rounds, \(server): p50 ") }, "\(notes)")
+    }
+    XCTAssertEqual(survivors(), [], "servers of the bench still running")
+  }
+
   func testIdleConnectionMemoryOfEachPeer() throws {
     let report = try runBench(["--scenario", "memory", "--connections", "120"])
     let rows = try XCTUnwrap(report["results"] as? [[String: Any]])
@@ -57,7 +83,7 @@ final class PeerComparisonBenchTests: XCTestCase {
 
   func testAPeerUnknownToTheComparisonIsRefused() throws {
     let bench = try ChildProcess(
-      "observable-bench", ["--scenario", "fan-out", "--peers", "observable-epoll", "--no-build"])
+      "observable-bench", ["--scenario", "fan-out", "--peers", "kafka", "--no-build"])
     XCTAssertEqual(bench.waitForExit(timeout: .seconds(20)), 64)
     XCTAssertTrue(bench.stderr.contains("--peers"), bench.stderr)
   }
