@@ -1,4 +1,4 @@
-import Glibc
+import ObservableWire
 
 /// One event of ``ServerSentEvents`` before it is written: pointers into the line it is made
 /// from, so that its size is known before any byte is copied.
@@ -31,8 +31,11 @@ struct ServerSentEvent {
     let dataStart = next
     next = Self.copy(data, to: next)
     var searched = dataStart
-    while searched < next, let found = memchr(searched, 0x0D, next - searched) {
-      let carriageReturn = found.assumingMemoryBound(to: UInt8.self)
+    while searched < next,
+      let found = ByteSearch.first(0x0D, in: searched, count: next - searched)
+    {
+      let carriageReturn = UnsafeMutablePointer(
+        mutating: found.assumingMemoryBound(to: UInt8.self))
       carriageReturn.pointee = UInt8(ascii: " ")
       searched = carriageReturn + 1
     }

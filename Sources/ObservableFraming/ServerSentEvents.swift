@@ -1,4 +1,3 @@
-import Glibc
 import ObservableWire
 
 /// The `text/event-stream` form of the session's lines (the WHATWG HTML standard, section
@@ -107,7 +106,9 @@ package enum ServerSentEvents {
     let end = count - 2
     guard let opening = lastQuote(in: base, from: max(0, end - 34), to: end) else { return nil }
     let start = opening + 1
-    guard start >= key.count, memcmp(base + start - key.count, key.baseAddress!, key.count) == 0
+    guard start >= key.count,
+      UnsafeRawBufferPointer(start: base + start - key.count, count: key.count)
+        .elementsEqual(key)
     else { return nil }
     return UnsafeRawBufferPointer(rebasing: line[start..<end])
   }
