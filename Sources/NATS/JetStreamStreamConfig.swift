@@ -49,7 +49,13 @@ public struct JetStreamStreamConfig: Sendable, Equatable, Codable {
     replicas = try container.decodeIfPresent(Int.self, forKey: .replicas) ?? 1
     allowDirect = try container.decodeIfPresent(Bool.self, forKey: .allowDirect) ?? false
     storage = try container.decodeIfPresent(String.self, forKey: .storage) ?? "file"
-    maxAge = try container.decodeIfPresent(Int64.self, forKey: .maxAge)
-    maxBytes = try container.decodeIfPresent(Int64.self, forKey: .maxBytes)
+    // The server reports "no limit" as 0 and -1; they decode as nil, what a configuration
+    // without the limit says, so that a stream read back equals the one that was made.
+    maxAge = try container.decodeIfPresent(Int64.self, forKey: .maxAge).flatMap {
+      $0 > 0 ? $0 : nil
+    }
+    maxBytes = try container.decodeIfPresent(Int64.self, forKey: .maxBytes).flatMap {
+      $0 >= 0 ? $0 : nil
+    }
   }
 }

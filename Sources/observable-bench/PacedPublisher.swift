@@ -54,16 +54,14 @@ final class PacedPublisher: Sendable {
     let connection = try ClientConnection(to: plan.address)
     try Handshake.run([connection], deadline: deadline) { _ in nil }
     let line = PublishLine(stream: plan.stream, payload: plan.payload)
-    let interval = 1e9 / Double(plan.rate)
-    let start = MonotonicTime.now()
+    let schedule = PublishSchedule(rate: plan.rate, messages: plan.messages)
     var sent = 0
     while sent < plan.messages {
       try deadline.check("publishing at \(plan.rate)/s")
       let now = MonotonicTime.now()
-      let due = min(plan.messages, Int(Double(now - start) / interval) + 1)
+      let due = schedule.due(at: now)
       if due > sent {
-        let scheduled = start + UInt64(Double(sent) * interval)
-        report.maxScheduleLag = max(report.maxScheduleLag, now > scheduled ? now - scheduled : 0)
+        report.maxScheduleLag = max(report.maxScheduleLag, schedule.lag(of: sent, at: now))
         let first = sent
         let stamp = MonotonicTime.now()
         connection.queue(byteCount: (due - first) * line.length) { buffer in
@@ -77,7 +75,7 @@ final class PacedPublisher: Sendable {
         published.store(sent, ordering: .releasing)
       }
       try readAcknowledgements(connection, report: &report)
-      MonotonicTime.sleep(until: start + UInt64(Double(sent) * interval))
+      schedule.sleep(untilDue: sent)
     }
     // The last answers, so that errors on the final publishes are counted too.
     let end = min(deadline.end, MonotonicTime.now() + 2_000_000_000)

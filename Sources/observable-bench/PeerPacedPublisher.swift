@@ -54,16 +54,14 @@ final class PeerPacedPublisher: Sendable {
     let framing = plan.dialect.publishFraming(topic: plan.stream, payloadBytes: plan.payload.size)
     let template = framing.prefix + plan.payload.template + framing.suffix
     let payloadOffset = framing.prefix.count
-    let interval = 1e9 / Double(plan.rate)
-    let start = MonotonicTime.now()
+    let schedule = PublishSchedule(rate: plan.rate, messages: plan.messages)
     var sent = 0
     while sent < plan.messages {
       try deadline.check("publishing at \(plan.rate)/s")
       let now = MonotonicTime.now()
-      let due = min(plan.messages, Int(Double(now - start) / interval) + 1)
+      let due = schedule.due(at: now)
       if due > sent {
-        let scheduled = start + UInt64(Double(sent) * interval)
-        report.maxScheduleLag = max(report.maxScheduleLag, now > scheduled ? now - scheduled : 0)
+        report.maxScheduleLag = max(report.maxScheduleLag, schedule.lag(of: sent, at: now))
         let first = sent
         let stamp = MonotonicTime.now()
         // withUnsafeBytes rethrows untyped errors, so the typed one is carried out by hand.
@@ -92,7 +90,7 @@ final class PeerPacedPublisher: Sendable {
         published.store(sent, ordering: .releasing)
       }
       try readAnswers(connection, report: &report)
-      MonotonicTime.sleep(until: start + UInt64(Double(sent) * interval))
+      schedule.sleep(untilDue: sent)
     }
   }
 

@@ -49,17 +49,15 @@ struct HistoryResumeLinkTests {
     let server = try NamespacedServer(
       network, name: "resume-link", deadPeerTimeout: 5,
       arguments: ["--history", "\(history)", "--http", "\(network.serverAddress):8080"])
-    let output = try PythonScript(name: "history_resume.py").run(
+    let run = try HistoryResumeScript.run(
       [
         "--host", network.serverAddress, "--port", "7070", "--http-port", "8080",
         "--publisher-unix", server.socketPath, "--transport", transport, "--mode", mode,
         "--values", "\(values)", "--link-down", network.clientLinkCommand("down"),
         "--link-up", network.clientLinkCommand("up"), "--pause", "0.05",
         "--receive-buffer", "4096",
-      ] + extra, importing: "websockets", timeout: .seconds(120),
+      ] + extra, timeout: .seconds(120),
       launcher: network.launcher(in: network.clientNamespace))
-    let firstLine = output.split(separator: UInt8(ascii: "\n")).first ?? []
-    let run = try JSONSerialization.jsonObject(with: Data(firstLine)) as? [String: Any] ?? [:]
     withExtendedLifetime(server) {}
     return run
   }

@@ -40,12 +40,10 @@ struct HistoryResumeRaceTests {
   private func resume(
     _ server: TestServer, _ transport: String, _ mode: String, values: Int, extra: [String]
   ) throws -> [String: Any] {
-    let output = try PythonScript(name: "history_resume.py").run(
+    try HistoryResumeScript.run(
       [
         "--port", "\(server.port)", "--http-port", "\(server.httpPort)", "--transport",
         transport, "--mode", mode, "--values", "\(values)",
-      ] + extra, importing: "websockets", timeout: .seconds(90))
-    let firstLine = output.split(separator: UInt8(ascii: "\n")).first ?? []
-    return try JSONSerialization.jsonObject(with: Data(firstLine)) as? [String: Any] ?? [:]
+      ] + extra, timeout: .seconds(90))
   }
 }
