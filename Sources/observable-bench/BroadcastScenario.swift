@@ -42,26 +42,34 @@ struct BroadcastScenario {
       throw .server("\(peer.rawValue): /proc/\(server.pid)/status became unreadable")
     }
     var latencies: [Double] = []
-    var cpu: [Double] = []
+    var scheduling = BroadcastScheduling()
     for value in 0..<broadcasts {
-      guard let cpuBefore = server.cpuNanoseconds() else {
+      guard let serverBefore = server.scheduling() else {
         throw .server("\(peer.rawValue): /proc/\(server.pid)/task is unreadable")
       }
+      let benchBefore = PeerProcess.scheduling(of: getpid())
       let sent = MonotonicTime.now()
       try publisher.publish(value)
       let last = try clients.awaitDelivered(subscribers * (value + 1), deadline: deadline)
+      let benchAfter = PeerProcess.scheduling(of: getpid())
       // What the server still does for this broadcast (acknowledgements) counts too.
       usleep(20_000)
-      guard let cpuAfter = server.cpuNanoseconds() else {
+      guard let serverAfter = server.scheduling() else {
         throw .server("\(peer.rawValue): /proc/\(server.pid)/task became unreadable")
       }
       latencies.append(Double(last &- sent) / 1e6)
-      cpu.append(Double(cpuAfter &- cpuBefore) / 1e6)
+      scheduling.record(
+        server: (serverBefore, serverAfter),
+        bench: benchBefore.flatMap { before in
+          benchAfter.map { (before, $0) }
+        })
       usleep(80_000)
     }
     return BroadcastResult(
       peer: peer, threads: threads, subscribers: subscribers,
-      latenciesMilliseconds: latencies, cpuMilliseconds: cpu,
+      latenciesMilliseconds: latencies, cpuMilliseconds: scheduling.serverCPU,
+      waitMilliseconds: scheduling.serverWait, benchCPUMilliseconds: scheduling.benchCPU,
+      benchWaitMilliseconds: scheduling.benchWait,
       bytesPerConnection: Double(after - before) / Double(subscribers),
       rssBefore: before, rssAfter: after, setupSeconds: setupSeconds,
       usedIOUring: peer == .observable ? Self.logMentionsIOUring(logPath) : nil)
@@ -83,6 +91,13 @@ struct BroadcastResult: Sendable {
   let latenciesMilliseconds: [Double]
   /// Server CPU, per broadcast.
   let cpuMilliseconds: [Double]
+  /// Time the server's threads were runnable but had no CPU, per broadcast (summed over them).
+  let waitMilliseconds: [Double]
+  /// The benchmark's own CPU (its reader of every subscriber) from the publish to the last
+  /// arrival, per broadcast.
+  let benchCPUMilliseconds: [Double]
+  /// The benchmark's time runnable without a CPU over the same span, per broadcast.
+  let benchWaitMilliseconds: [Double]
   let bytesPerConnection: Double
   let rssBefore: Int
   let rssAfter: Int
@@ -103,4 +118,7 @@ struct BroadcastResult: Sendable {
   var p99: Double { Self.percentile(99, of: latenciesMilliseconds) }
   var cpuMean: Double { cpuMilliseconds.reduce(0, +) / Double(max(1, cpuMilliseconds.count)) }
   var cpuMedian: Double { Self.percentile(50, of: cpuMilliseconds) }
+  var waitMedian: Double { Self.percentile(50, of: waitMilliseconds) }
+  var benchCPUMedian: Double { Self.percentile(50, of: benchCPUMilliseconds) }
+  var benchWaitMedian: Double { Self.percentile(50, of: benchWaitMilliseconds) }
 }

@@ -54,6 +54,11 @@ final class PeerProcess {
   /// /proc/PID/task/*/schedstat: time run, time spent runnable but waiting for a CPU (the
   /// run queue), both in nanoseconds, and the number of times a thread was put on a CPU.
   func scheduling() -> (running: UInt64, waiting: UInt64, slices: UInt64)? {
+    Self.scheduling(of: pid)
+  }
+
+  /// ``scheduling()`` for any process, the benchmark's own (`getpid()`) included.
+  static func scheduling(of pid: pid_t) -> (running: UInt64, waiting: UInt64, slices: UInt64)? {
     guard let directory = opendir("/proc/\(pid)/task") else { return nil }
     defer { closedir(directory) }
     var total: (running: UInt64, waiting: UInt64, slices: UInt64) = (0, 0, 0)
