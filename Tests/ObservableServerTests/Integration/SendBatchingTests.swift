@@ -78,6 +78,7 @@ struct SendBatchingTests {
       try publisher.request(#"{"op":"publish","stream":"full","value":"\#(value) \#(padding)"}"#)
       for reader in readers { #expect(try reader.readJSON()["value"] != nil) }
     }
+    ReceiveBuffer.growForDraining(stalled.fd)
     for value in 0..<values {
       let delivery = try stalled.readJSON()
       #expect(delivery["value"] as? String == "\(value) \(padding)")

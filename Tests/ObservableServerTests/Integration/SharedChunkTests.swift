@@ -76,6 +76,7 @@ struct SharedChunkTests {
     #if DEBUG
       #expect(Self.census(server) > 0)
     #endif
+    ReceiveBuffer.growForDraining(stalled.fd)
     try Self.expectInOrder(count, from: stalled, "the stalled subscriber")
     #expect(eventually { Self.census(server) == 0 }, "\(Self.census(server)) chunks held")
   }
@@ -111,6 +112,7 @@ struct SharedChunkTests {
     let publisher = try server.connect()
     try server.publishUntilSlowConsumer(publisher)
     #expect(eventually { server.server.counters.snapshot.slowConsumersTotal == 1 })
+    ReceiveBuffer.growForDraining(slow.fd)
     #expect(slow.waitForClose(timeout: .seconds(10)))
     #expect(try publisher.request("ping")["ok"] as? Bool == true)
     #expect(eventually { Self.census(server) == 0 }, "\(Self.census(server)) chunks held")

@@ -94,6 +94,7 @@ struct TLSReleaseTests {
     #expect(eventually { server.server.counters.snapshot.slowConsumersTotal == 1 })
     // Reading now, the peer gets whole records up to a close frame saying why (1008), then
     // close_notify: the records cut after the frame being written were not cut inside.
+    ReceiveBuffer.growForDraining(slow.fd)
     #expect(slow.waitForEnd(timeout: .seconds(10)))
     let received = slow.unreadPlaintext
     // The last frame: FIN and close (0x88), a short length, then code 1008 (0x03F0).
