@@ -18,7 +18,7 @@ extension ChildProcess {
 
   /// The system's copy of `tool` (not a pyenv shim, which needs an environment of its own).
   public static func path(of tool: String) throws -> String {
-    for directory in ["/usr/bin", "/usr/local/bin", "/bin"] {
+    for directory in ["/usr/bin", "/usr/local/bin", "/bin", "/usr/sbin"] {
       let path = "\(directory)/\(tool)"
       if FileManager.default.isExecutableFile(atPath: path) { return path }
     }

@@ -13,44 +13,16 @@ import Testing
 struct ResumeAcrossResetTests {
   static let topics = (0..<5).map { "feed.\($0)" }
 
-  /// A server process with `history` values per topic, a publisher, and a subscriber that
-  /// watches `feed.1` exactly, `feed.*` by pattern, and the gaps.
-  struct Setup {
-    let server: ServerProcess
-    let publisher: ObservableClient
-    let subscriber: ObservableClient
-    let exact = Received<Delivery>()
-    let pattern = Received<Delivery>()
-    let gaps = Received<ResumeGap>()
-    private var subscriptions: [Subscription] = []
-
-    init(history: Int, reconnectDelay: Duration = .milliseconds(20)) async throws {
-      try RequiredTool.require(ChildProcess.isInstalled("ss"), "ss")
-      let port = try freeLoopbackPort()
-      server = try ServerProcess(port: port, arguments: ["--history", "\(history)"])
-      publisher = try ObservableClient("127.0.0.1:\(port)", configuration: .quiet())
-      subscriber = try ObservableClient(
-        "127.0.0.1:\(port)",
-        configuration: .quiet {
-          $0.reconnect = ReconnectPolicy(initialDelay: reconnectDelay, maximumDelay: reconnectDelay)
-        })
-      try await publisher.connect()
-      try await subscriber.connect()
-      let (exact, pattern, gaps) = (exact, pattern, gaps)
-      subscriptions = [
-        subscriber.gaps.subscribe { gaps.append($0) },
-        subscriber.stream("feed.1").subscribe { exact.append($0) },
-        subscriber.stream("feed.*").subscribe { pattern.append($0) },
-      ]
-      // Replies come in order: once the ping's is back, both subscriptions are on the server.
-      try await subscriber.ping()
-    }
-
-    func close() {
-      for subscription in subscriptions { subscription.unsubscribe() }
-      subscriber.close()
-      publisher.close()
-    }
+  /// A server process with `history` values per topic, and the clients of the test on it.
+  static func setup(
+    history: Int, reconnectDelay: Duration = .milliseconds(20)
+  ) async throws -> ResumingClients {
+    try RequiredTool.require(ChildProcess.isInstalled("ss"), "ss")
+    let port = try freeLoopbackPort()
+    let server = try ServerProcess(port: port, arguments: ["--history", "\(history)"])
+    return try await ResumingClients(
+      publishingTo: "127.0.0.1:\(port)", subscribingAt: "127.0.0.1:\(port)",
+      reconnectDelay: reconnectDelay, keeping: server)
   }
 
   /// Cuts `cutter`'s connection `times` times at random moments, alternating a server-side
@@ -70,7 +42,7 @@ struct ResumeAcrossResetTests {
 
   @Test("every value arrives once and in order, exact and pattern, across 30 cuts")
   func exactlyOnce() async throws {
-    let setup = try await Setup(history: 100_000)
+    let setup = try await Self.setup(history: 100_000)
     defer { setup.close() }
     let cutter = ConnectionCutter(setup.subscriber)
     let (exact, pattern, gaps) = (setup.exact, setup.pattern, setup.gaps)
@@ -99,7 +71,7 @@ struct ResumeAcrossResetTests {
   @Test("with too small a history the gap is reported, and no value arrives twice")
   func gapReported() async throws {
     // Away 150 ms while values flow: far more than 3 values a topic go by.
-    let setup = try await Setup(history: 3, reconnectDelay: .milliseconds(150))
+    let setup = try await Self.setup(history: 3, reconnectDelay: .milliseconds(150))
     defer { setup.close() }
     let cutter = ConnectionCutter(setup.subscriber)
     let (exact, pattern, gaps) = (setup.exact, setup.pattern, setup.gaps)

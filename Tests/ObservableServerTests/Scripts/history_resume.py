@@ -4,6 +4,12 @@ publisher writes to several topics; over TCP or WebSocket, by exact names or by 
 
 Usage: history_resume.py --port PORT [--http-port PORT] --transport tcp|ws --mode exact|pattern
        [--host ADDRESS --publisher-unix PATH --link-down CMD --link-up CMD --link-share F]
+       [--subscriber-ports P,P --subscriber-http-ports P,P] [--rate VALUES --kills N]
+
+With --subscriber-ports (and --subscriber-http-ports for WebSocket), the subscriber connects to
+each port in turn, one connection after another: the nodes of a cluster it moves between on
+every cut, while the publisher stays on --port. --rate paces the publisher to that many values
+a second over all topics, and --kills stops cutting after that many cuts.
 
 With --link-down and --link-up (run from a network namespace whose link they take down and
 bring up), a share of the cuts are a vanished link instead of a reset: no FIN and no RST reach
@@ -31,6 +37,10 @@ DEADLINE = 60
 PARTIAL = {}
 
 
+def ports(text):
+    return [int(port) for port in text.split(",")] if text else []
+
+
 async def connected(options, port):
     """A TCP socket connected to the server, with the receive buffer --receive-buffer asks for
     (the reader's buffer is kept as small): small buffers hold few lines when the link goes,
@@ -50,11 +60,12 @@ async def connected(options, port):
 class Line:
     """A connection that sends and receives lines, over TCP or WebSocket."""
 
-    async def open(self, options):
+    async def open(self, options, port=None, http_port=None):
+        """Connects to `port` (`http_port` for WebSocket), or to --port (--http-port)."""
         self.transport = options.transport
         if self.transport == "tcp":
             self.reader, self.writer = await asyncio.open_connection(
-                sock=await connected(options, options.port),
+                sock=await connected(options, port or options.port),
                 limit=options.receive_buffer or 1 << 24)
             await self.receive()  # the greeting
         elif self.transport == "unix":
@@ -62,10 +73,11 @@ class Line:
                 options.publisher_unix, limit=1 << 24)
             await self.receive()
         else:
+            http_port = http_port or options.http_port
             self.ws = await websockets.connect(
-                f"ws://{options.host}:{options.http_port}/ws", compression=None, max_size=None,
+                f"ws://{options.host}:{http_port}/ws", compression=None, max_size=None,
                 max_queue=4 if options.receive_buffer else None,
-                sock=await connected(options, options.http_port))
+                sock=await connected(options, http_port))
             await self.receive()
         return self
 
@@ -115,14 +127,22 @@ async def publish(options, topics):
             replies += 1
 
     counter = asyncio.create_task(count_replies())
+    begun = time.monotonic()
     for n in range(options.values):
         for topic in topics:
             await line.send(json.dumps({"op": "publish", "stream": topic, "value": {"n": n}}))
-        if n % options.pace == options.pace - 1:
+        if options.rate:
+            # Held to the rate from the start, so a late round is followed by faster ones.
+            ahead = begun + (n + 1) * len(topics) / options.rate - time.monotonic()
+            if ahead > 0:
+                await asyncio.sleep(ahead)
+        elif n % options.pace == options.pace - 1:
             await asyncio.sleep(0.005)
+    sent = time.monotonic() - begun
     # Every publish is answered before the connection goes, so none is lost with it.
     await asyncio.wait_for(counter, DEADLINE)
     line.reset()
+    return sent
 
 
 async def subscribe(options, topics, started):
@@ -135,31 +155,47 @@ async def subscribe(options, topics, started):
     stats = PARTIAL
     stats.update({"received": 0, "connections": 0, "resumes": 0, "recovered_false": 0, "reported_gaps": 0,
              "silent_gaps": [], "duplicates": [], "disorder": [], "epochs": set(),
-             "last_n": last_n, "link_cuts": 0})
+             "last_n": last_n, "link_cuts": 0, "kills": 0, "by_port": {},
+                  "unavailable": 0})
     first = True
+    subscriber_ports = ports(options.subscriber_ports) or [options.port]
+    http_ports = ports(options.subscriber_http_ports) or [options.http_port]
     while any(n < options.values - 1 for n in last_n.values()):
-        line = await Line().open(options)
+        turn = stats["connections"]
+        port = subscriber_ports[turn % len(subscriber_ports)]
+        line = await Line().open(options, port, http_ports[turn % len(http_ports)])
         stats["connections"] += 1
+        stats["by_port"][str(port)] = stats["by_port"].get(str(port), 0) + 1
         for name in subscriptions:
             request = {"op": "subscribe", "stream": name, "pos": True}
             if last_pos[name] is not None:
                 request["since"] = last_pos[name]
             await line.send(json.dumps(request))
         if first:
+            # The publisher starts once the first subscriptions are in place: a clustered node
+            # answers only when JetStream has, and a subscription without `since` starts then.
+            for _ in subscriptions:
+                reply = await asyncio.wait_for(line.receive(), 10)
+                if reply.get("ok") is not True:
+                    raise RuntimeError(f"refused: {reply}")
             started.set()
             first = False
         cut_after = rng.randint(options.min_lines, options.max_lines)
+        if options.kills and stats["kills"] >= options.kills:
+            cut_after = float("inf")  # cut enough: this connection sees the run out
         link_cut = options.link_down is not None and rng.random() < options.link_share
         seen_here = 0
         link_down = False
         try:
             while any(n < options.values - 1 for n in last_n.values()):
                 if seen_here >= cut_after and not link_cut:
+                    stats["kills"] += 1
                     break
                 if seen_here >= cut_after and not link_down:
                     await run_command(options.link_down)
                     link_down = True
                     stats["link_cuts"] += 1
+                    stats["kills"] += 1
                 try:
                     wait = options.silence if link_down else 10
                     message = await asyncio.wait_for(line.receive(), wait)
@@ -168,6 +204,10 @@ async def subscribe(options, topics, started):
                         break  # the link is silent: what the kernel held has been read
                     raise
                 if "ok" in message:
+                    if message.get("error", {}).get("code") == "unavailable":
+                        # A clustered node between NATS connections: try again, as a client would.
+                        stats["unavailable"] += 1
+                        break
                     if message.get("ok") is not True:
                         raise RuntimeError(f"refused: {message}")
                     if "recovered" in message:
@@ -219,8 +259,10 @@ async def main(options):
     if publisher.done() and publisher.exception():
         raise publisher.exception()
     stats = await asyncio.wait_for(subscriber, DEADLINE)
-    await publisher
+    sent = await publisher
     stats["seconds"] = round(time.monotonic() - begun, 3)
+    stats["publish_seconds"] = round(sent, 3)
+    stats["publish_rate"] = round(options.values * len(topics) / sent) if sent else 0
     print(json.dumps(stats))
 
 
@@ -233,6 +275,14 @@ if __name__ == "__main__":
     parser.add_argument("--topics", type=int, default=20)
     parser.add_argument("--values", type=int, default=500, help="values per topic")
     parser.add_argument("--pace", type=int, default=5, help="rounds between 5 ms pauses")
+    parser.add_argument("--rate", type=int, default=0,
+                        help="values a second over all topics; 0 paces by --pace instead")
+    parser.add_argument("--kills", type=int, default=0,
+                        help="the most cuts; 0 cuts until the run ends")
+    parser.add_argument("--subscriber-ports",
+                        help="ports the subscriber connects to in turn; --port when not given")
+    parser.add_argument("--subscriber-http-ports",
+                        help="HTTP ports of the same nodes, for WebSocket")
     parser.add_argument("--min-lines", type=int, default=20)
     parser.add_argument("--max-lines", type=int, default=200)
     parser.add_argument("--pause", type=float, default=0.01, help="longest wait to reconnect")

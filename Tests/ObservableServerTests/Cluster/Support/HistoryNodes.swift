@@ -7,14 +7,20 @@ import XCTest
 struct HistoryNodes {
   let nats: NATSClusterFixture
   let nodes: [ClusterNode]
+  /// The nodes' HTTP ports (WebSocket at `/ws`), when they were started with HTTP.
+  let httpPorts: [UInt16]
 
-  /// Starts the cluster and two nodes keeping `history` values per topic.
-  init(_ test: XCTestCase, history: Int) throws {
+  /// Starts the cluster and two nodes keeping `history` values per topic, each with an HTTP
+  /// port when `http`.
+  init(_ test: XCTestCase, history: Int, http: Bool = false) throws {
     let nats = try NATSClusterFixture(test)
     self.nats = nats
+    let httpPorts = http ? try (0..<2).map { _ in try freeLoopbackPort() } : []
+    self.httpPorts = httpPorts
     nodes = try (0..<2).map { index in
+      let httpArguments = http ? ["--http", "127.0.0.1:\(httpPorts[index])"] : []
       let node = try ClusterNode(
-        test, urls: [nats.url(index)], extra: ["--history", "\(history)"])
+        test, urls: [nats.url(index)], extra: ["--history", "\(history)"] + httpArguments)
       guard
         eventually(
           timeout: .seconds(15), { node.process.output.contains("cluster history stream") })
