@@ -53,11 +53,19 @@ final class ServerUnderTest {
     throw .server("\(executable) exited three times right after starting; see its log above")
   }
 
+  /// How long a started server may take to answer ping: 15 s, or the seconds in
+  /// `OBSERVABLE_BENCH_START_SECONDS` for a server that starts slowly on purpose (under
+  /// valgrind, `Docs/bench/cg-auth.sh`).
+  static var startSeconds: UInt64 {
+    getenv("OBSERVABLE_BENCH_START_SECONDS").flatMap { UInt64(String(cString: $0)) } ?? 15
+  }
+
   /// Waits until the server answers ping; `false` when it exited first.
   private func awaitReady(deadline: Deadline) throws(BenchError) -> Bool {
     guard let pid else { return true }
     let probe = address.listenAddress
-    let end = min(deadline.end, MonotonicTime.now() + 15_000_000_000)
+    let seconds = Self.startSeconds
+    let end = min(deadline.end, MonotonicTime.now() + seconds * 1_000_000_000)
     while MonotonicTime.now() < end {
       if ChildProcess.ended(pid) != nil {
         exited = true
@@ -67,7 +75,7 @@ final class ServerUnderTest {
       usleep(20_000)
     }
     stop()
-    throw .server("the server did not answer ping on \(address) within 15 s")
+    throw .server("the server did not answer ping on \(address) within \(seconds) s")
   }
 
   /// Resident memory now, from /proc/PID/status; `nil` when the server is not the child.
