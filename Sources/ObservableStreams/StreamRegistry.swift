@@ -61,13 +61,36 @@ package final class StreamRegistry: Sendable {
     retain: Bool,
     lastTopic: inout Topic?
   ) throws(ProtocolError) -> Int {
-    if lastTopic?.name != name {
-      try StreamName.validate(name)
-      if let source = sources[name] {
-        throw ProtocolError(.readOnly, "\(name) is a read-only \(source.kind.rawValue) stream")
-      }
+    if lastTopic?.name != name { try checkWritable(name) }
+    return try publish(
+      line: DeliveryEncoder.line(stream: name, rawValue: value), to: name, retain: retain,
+      lastTopic: &lastTopic)
+  }
+
+  /// Publishes `line`, the delivery line ``DeliveryEncoder/line(stream:rawValue:)`` made of a
+  /// value of topic `name`, as ``publish(_:to:retain:)`` publishes the value: for a caller
+  /// that keeps the line too (the store writes it as the retained value), so that it is
+  /// encoded once.
+  package func publish(line: [UInt8], to name: String, retain: Bool) throws(ProtocolError)
+    -> Int
+  {
+    try checkWritable(name)
+    var lastTopic: Topic?
+    return try publish(line: line, to: name, retain: retain, lastTopic: &lastTopic)
+  }
+
+  /// Refuses a name that is not a topic's, or that of a read-only stream.
+  private func checkWritable(_ name: String) throws(ProtocolError) {
+    try StreamName.validate(name)
+    if let source = sources[name] {
+      throw ProtocolError(.readOnly, "\(name) is a read-only \(source.kind.rawValue) stream")
     }
-    let line = DeliveryEncoder.line(stream: name, rawValue: value)
+  }
+
+  /// Delivers `line` to topic `name`, a name ``checkWritable(_:)`` accepted.
+  private func publish(
+    line: [UInt8], to name: String, retain: Bool, lastTopic: inout Topic?
+  ) throws(ProtocolError) -> Int {
     let outcome = deliverOutcome(line, count: 1, to: name, retain: retain, lastTopic: &lastTopic)
     guard !outcome.refused else {
       throw ProtocolError(
@@ -84,10 +107,7 @@ package final class StreamRegistry: Sendable {
   }
 
   private func clearRetainedValue(_ name: String) throws(ProtocolError) -> Bool {
-    try StreamName.validate(name)
-    if let source = sources[name] {
-      throw ProtocolError(.readOnly, "\(name) is a read-only \(source.kind.rawValue) stream")
-    }
+    try checkWritable(name)
     while true {
       guard let topic = topics.withLock({ $0.topics[name] }) else { return false }
       // nil: the topic was dropped after the lookup; look again.

@@ -4,6 +4,7 @@ import ObservableCounters
 import ObservableSession
 import ObservableStore
 import ObservableWire
+import Synchronization
 
 /// The server's retained values on disk: what sessions write through (``SessionStore``), over
 /// an ``ObservableStore`` whose own thread commits them in batches.
@@ -22,6 +23,11 @@ final class RetainedPersistence: SessionStore {
   private let counters: ServerCounters
   private let logger: Logger
   private let state = Locked(State())
+  /// Whether `unwritten` holds anything: written under the lock wherever it changes, read
+  /// without it by the two checks every retained publish makes (``repliesWaitForDisk`` twice,
+  /// ``checkAccepting()`` once), which took the lock three times a publish when nothing had
+  /// failed, as nearly always.
+  private let holdsUnwritten = Atomic<Bool>(false)
 
   private struct State {
     var nextSequence: UInt64 = 0
@@ -48,10 +54,11 @@ final class RetainedPersistence: SessionStore {
   }
 
   var repliesWaitForDisk: Bool {
-    store.fsync == .always || state.withLock { !$0.unwritten.isEmpty }
+    store.fsync == .always || holdsUnwritten.load(ordering: .acquiring)
   }
 
   func checkAccepting() throws(ProtocolError) {
+    guard holdsUnwritten.load(ordering: .acquiring) else { return }
     let now = ContinuousClock.now
     let (rewrite, reason) = state.withLock { state -> ([String: Unwritten]?, String) in
       guard !state.unwritten.isEmpty else { return (nil, "") }
@@ -136,6 +143,7 @@ final class RetainedPersistence: SessionStore {
         where state.unwritten[write.topic].map({ $0.sequence <= first + UInt64(offset) }) == true {
           state.unwritten[write.topic] = nil
         }
+        holdsUnwritten.store(!state.unwritten.isEmpty, ordering: .releasing)
       }
     case .failure(let error):
       for (offset, write) in writes.enumerated() {
@@ -152,6 +160,7 @@ final class RetainedPersistence: SessionStore {
       defer {
         state.unwritten[topic] = change
         state.lastFailure = reason
+        holdsUnwritten.store(true, ordering: .releasing)
       }
       return state.unwritten.isEmpty
     }
@@ -180,6 +189,7 @@ final class RetainedPersistence: SessionStore {
         for (topic, change) in changes where state.unwritten[topic]?.sequence == change.sequence {
           state.unwritten[topic] = nil
         }
+        holdsUnwritten.store(!state.unwritten.isEmpty, ordering: .releasing)
         return state.unwritten.isEmpty
       }
       if recovered { logger.notice("store writes again", metadata: ["path": "\(store.path)"]) }
