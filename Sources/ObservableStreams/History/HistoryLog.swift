@@ -2,10 +2,11 @@ import ObservableWire
 
 /// The values every topic's history holds, with the server-wide sequence and the bounds.
 ///
-/// Each topic keeps its values oldest first (``TopicHistory``) in a slot of `slots`, found by
-/// name and, for patterns, through a trie; `order` keeps every value the server holds in
-/// sequence order, so that `--max-history-bytes` and `--history-ttl` evict the server's oldest
-/// first whatever its topic. Topics are values in an array rather than objects: the publish
+/// Each topic keeps its values oldest first, as the publishes that carried them
+/// (``TopicHistory``), in a slot of `slots`, found by name and, for patterns, through a trie;
+/// `order` keeps every publish the server holds in sequence order, so that
+/// `--max-history-bytes` and `--history-ttl` evict the server's oldest first whatever its
+/// topic, a whole publish at a time. Topics are values in an array rather than objects: the publish
 /// path then counts no references and needs no run-time exclusivity checks.
 struct HistoryLog {
   let configuration: HistoryConfiguration
@@ -20,8 +21,10 @@ struct HistoryLog {
   private var names = TokenTrie<Int>()
   private var order = HistoryOrder()
   /// Entries of the server-wide order, stale ones included; never more than about twice
-  /// ``values``.
+  /// ``chunks``.
   var orderCount: Int { order.count }
+  /// The publishes held, whole or trimmed.
+  private(set) var chunks = 0
   /// The newest value lost with a topic the history forgot: a pattern, or a name whose topic
   /// the history no longer has, cannot be resumed from before it.
   private(set) var droppedThrough: UInt64 = 0
@@ -42,18 +45,24 @@ struct HistoryLog {
     timeToLiveNanoseconds = configuration.timeToLive.map(HistoryClock.nanoseconds)
   }
 
-  /// Keeps the plain lines of topic `name` in `lines`, one after another, published at `time`
-  /// (``HistoryClock`` nanoseconds); returns the sequence of the first, the others following it
-  /// one by one.
-  mutating func record(_ lines: UnsafeRawBufferPointer, name: String, at time: Int) -> UInt64 {
+  /// Keeps the `count` plain lines of topic `name` in `lines`, one after another, published at
+  /// `time` (``HistoryClock`` nanoseconds), as one chunk; returns the sequence of the first, the
+  /// others following it one by one.
+  mutating func record(_ lines: [UInt8], count: Int, name: String, at time: Int) -> UInt64 {
     let first = sequence + 1
-    var slot = self.slot(for: name)
-    DeliveryLines.forEach(in: lines) { line in
-      // The byte limit may have taken the topic's last value, and the topic with it (which
-      // forgets the last slot).
-      if lastSlot == nil { slot = self.slot(for: name) }
-      append(line, slot: slot, at: time)
-    }
+    guard count > 0 else { return first }
+    sequence += UInt64(count)
+    let chunk = HistoryChunk(lines, first: first, total: count, time: time)
+    let slot = self.slot(for: name)
+    let kept = slots[slot]!.keep(
+      chunk, limit: configuration.valuesPerTopic, evicted: &evictedSequences)
+    bytes += chunk.cost - kept.freedCost
+    values += count - kept.evicted
+    chunks += 1 - kept.freedChunks
+    evictedTotal += kept.evicted
+    order.append(first, slot: slot)
+    if bytes > configuration.maxBytes { evictForByteLimit() }
+    if order.count > 2 * chunks + 1024 { sweepOrder() }
     return first
   }
 
@@ -61,7 +70,7 @@ struct HistoryLog {
   /// than any kept so far.
   mutating func restore(_ line: [UInt8], name: String, sequence: UInt64, at time: Int) {
     self.sequence = sequence - 1
-    _ = line.withUnsafeBytes { record($0, name: name, at: time) }
+    _ = record(line, count: 1, name: name, at: time)
   }
 
   /// Makes the next sequence come after `sequence`: the store's last, which may be past what
@@ -75,9 +84,10 @@ struct HistoryLog {
   mutating func evictExpired(now: Int) {
     guard let timeToLive = timeToLiveNanoseconds else { return }
     while let oldest = order.first {
-      if let entry = slots[oldest.slot]?.oldest, entry.sequence == oldest.sequence {
-        guard now - entry.time > timeToLive else { return }
-        evictOldest(of: oldest.slot)
+      // Every value of a publish was published at the same time, so the chunk goes whole.
+      if let chunk = slots[oldest.slot]?.oldestChunk, chunk.first == oldest.sequence {
+        guard now - chunk.time > timeToLive else { return }
+        evictOldestChunk(of: oldest.slot)
       }
       order.removeFirst()
     }
@@ -106,36 +116,21 @@ struct HistoryLog {
     return found
   }
 
-  private mutating func append(_ line: UnsafeRawBufferPointer, slot: Int, at time: Int) {
-    sequence += 1
-    let kept = slots[slot]!.keep(
-      line, sequence: sequence, time: time, limit: configuration.valuesPerTopic)
-    if let evicted = kept.evicted {
-      evictedSequences?.append(evicted.sequence)
-      bytes -= evicted.cost
-      values -= 1
-      evictedTotal += 1
-    }
-    bytes += kept.cost
-    values += 1
-    order.append(sequence, slot: slot)
-    if bytes > configuration.maxBytes { evictForByteLimit() }
-    if order.count > 2 * values + 1024 { sweepOrder() }
-  }
-
-  /// Forgets the server's oldest values until the history is within `--max-history-bytes`.
+  /// Forgets the server's oldest publishes until the history is within `--max-history-bytes`.
   private mutating func evictForByteLimit() {
     while bytes > configuration.maxBytes, let oldest = order.first {
       order.removeFirst()
-      if slots[oldest.slot]?.oldest?.sequence == oldest.sequence { evictOldest(of: oldest.slot) }
+      if slots[oldest.slot]?.oldestChunk?.first == oldest.sequence {
+        evictOldestChunk(of: oldest.slot)
+      }
     }
   }
 
-  /// Drops the order's stale entries, those of values their topics no longer hold.
+  /// Drops the order's stale entries, those of publishes their topics no longer hold.
   private mutating func sweepOrder() {
-    // Each slot's oldest sequence, read once rather than once per entry: a topic holds every
-    // sequence from its oldest on, and a slot reused by a newer topic holds only later ones.
-    let oldest = slots.map { $0?.oldest?.sequence ?? .max }
+    // Each slot's oldest chunk, read once rather than once per entry: a topic holds every
+    // chunk from its oldest on, and a slot reused by a newer topic holds only later ones.
+    let oldest = slots.map { $0?.oldestChunk?.first ?? .max }
     order.sweep { entry in entry.sequence >= oldest[entry.slot] }
   }
 
@@ -162,13 +157,14 @@ struct HistoryLog {
     return slot
   }
 
-  /// Forgets the oldest value of the topic in `slot`, and the topic when that was its last.
-  private mutating func evictOldest(of slot: Int) {
-    if let oldest = slots[slot]!.oldest { evictedSequences?.append(oldest.sequence) }
-    bytes -= slots[slot]!.removeOldest()
-    values -= 1
-    evictedTotal += 1
-    guard let topic = slots[slot], topic.count == 0 else { return }
+  /// Forgets the oldest publish of the topic in `slot`, and the topic when that was its last.
+  private mutating func evictOldestChunk(of slot: Int) {
+    let removed = slots[slot]!.removeOldestChunk(evicted: &evictedSequences)
+    bytes -= removed.cost
+    values -= removed.values
+    chunks -= 1
+    evictedTotal += removed.values
+    guard let topic = slots[slot], topic.chunkCount == 0 else { return }
     droppedThrough = max(droppedThrough, topic.lastEvicted)
     slots[slot] = nil
     freeSlots.append(slot)

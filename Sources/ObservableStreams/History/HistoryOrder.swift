@@ -1,14 +1,15 @@
-/// Every value the history holds, in sequence order, by sequence and topic slot: what
-/// `--max-history-bytes` and `--history-ttl` evict from, the server's oldest first whatever its
-/// topic.
+/// Every publish the history holds (``HistoryChunk``), in sequence order, by the sequence of
+/// its first value and its topic's slot: what `--max-history-bytes` and `--history-ttl` evict
+/// from, the server's oldest first whatever its topic.
 ///
-/// A value its topic lost to `--history` stays here, stale, until it reaches the front or a
+/// A publish its topic lost to `--history` stays here, stale, until it reaches the front or a
 /// sweep drops it: finding it on eviction would take a search, where the sweep, run when stale
-/// entries outnumber live ones, costs at most two visits per value. Entries are plain data in
+/// entries outnumber live ones, costs at most two visits per publish. Entries are plain data in
 /// an array with a moving front, so neither appending nor sweeping counts references or
 /// allocates once the array is big enough.
 struct HistoryOrder {
-  /// One held value: its sequence and the slot of its topic in ``HistoryLog``.
+  /// One held publish: the sequence of its first value and the slot of its topic in
+  /// ``HistoryLog``.
   struct Entry {
     let sequence: UInt64
     let slot: Int

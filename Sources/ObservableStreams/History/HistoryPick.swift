@@ -34,9 +34,8 @@ struct HistoryPick {
   static func after(_ sequence: UInt64, in topics: [TopicHistory]) -> [HistoryPick] {
     var picks: [HistoryPick] = []
     for topic in topics {
-      for index in topic.firstIndex(after: sequence)..<topic.count {
-        picks.append(
-          HistoryPick(sequence: topic[index].sequence, line: topic.line(index), topic: topic.name))
+      topic.forEachValue(after: sequence) { sequence, line in
+        picks.append(HistoryPick(sequence: sequence, line: Array(line), topic: topic.name))
       }
     }
     if topics.count > 1 { picks.sort { $0.sequence < $1.sequence } }
@@ -48,10 +47,8 @@ struct HistoryPick {
   static func last(_ limit: Int?, in topics: [TopicHistory]) -> [HistoryPick] {
     var picks: [HistoryPick] = []
     for topic in topics {
-      let count = topic.count
-      for index in max(0, count - (limit ?? count))..<count {
-        picks.append(
-          HistoryPick(sequence: topic[index].sequence, line: topic.line(index), topic: topic.name))
+      topic.forEachValue(last: limit) { sequence, line in
+        picks.append(HistoryPick(sequence: sequence, line: Array(line), topic: topic.name))
       }
     }
     if topics.count > 1 { picks.sort { $0.sequence < $1.sequence } }

@@ -61,10 +61,10 @@ package final class StreamHistory: Sendable {
       state.log.continueAfter(max(lastSequence, 1))
       for (topic, line) in retained {
         var sequence = state.log.sequence
-        if let kept = state.log.topic(topic),
-          let offset = (0..<kept.count).last(where: { kept.line($0) == line })
-        {
-          sequence = kept[offset].sequence
+        line.withUnsafeBytes { retainedLine in
+          state.log.topic(topic)?.forEachValue(after: 0) { kept, keptLine in
+            if keptLine.elementsEqual(retainedLine) { sequence = kept }
+          }
         }
         state.retainedSequences[topic] = sequence
       }
@@ -84,9 +84,10 @@ package final class StreamHistory: Sendable {
       var outcome = deliver()
       guard !outcome.refused else { return outcome }
       state.log.evictExpired(now: now)
-      // The lines are copied into the topic's rings; sequences are consecutive, so the first
-      // and the count say them all, and positions are written only for subscribers that asked.
-      let first = lines.withUnsafeBytes { state.log.record($0, name: name, at: now) }
+      // The lines are kept as the array the subscribers were handed, not copied; sequences
+      // are consecutive, so the first and the count say them all, and positions are written
+      // only for subscribers that asked.
+      let first = state.log.record(lines, count: count, name: name, at: now)
       if retain { state.retainedSequences[name] = first + UInt64(count) - 1 }
       if let recorder = state.recorder {
         recorder.recorded(

@@ -1,32 +1,18 @@
-/// One value a topic's history keeps: its position in the server's sequence, where its plain
-/// delivery line `{"stream":NAME,"value":V}\n` is in the topic's ``HistoryBytes``, and when it
-/// was published. Plain data, so the ring of entries is copied and moved without reference
-/// counting.
-struct HistoryEntry {
-  let sequence: UInt64
-  /// The line's logical start in the topic's bytes.
-  let start: Int
-  let length: Int
-  /// When it was published, in ``HistoryClock`` nanoseconds, for `--history-ttl`.
-  let time: Int
-
-  /// What the entry counts against `--max-history-bytes`: its line and what holding it costs.
-  var cost: Int { length + Self.overhead }
-  /// The entry (32 bytes), its slot in the server-wide order (16) and the ring's slack, on
-  /// 64-bit Linux.
-  static let overhead = 64
-}
-
-/// The values one topic's history holds, oldest first: a ring of entries that grows up to
-/// `--history` and is reused from then on, and the lines' bytes in a ring of their own.
+/// The values one topic's history holds, oldest first: the publishes that carried them
+/// (``HistoryChunk``) in a ring that grows up to `--history` chunks and is reused from then on.
+///
+/// `--history` forgets values from the front: the oldest chunk is trimmed by a count, and goes
+/// when its last value does. A topic loses values from its front only, so it holds every one
+/// of its sequences from its oldest on.
 struct TopicHistory {
   let name: String
-  private var entries: [HistoryEntry] = []
-  /// Where the oldest entry is in `entries`.
+  private var chunks: [HistoryChunk] = []
+  /// Where the oldest chunk is in `chunks`.
   private var head = 0
-  /// The entries held.
+  /// The chunks held.
+  private(set) var chunkCount = 0
+  /// The values held.
   private(set) var count = 0
-  private var bytes = HistoryBytes()
   /// The sequence of the newest value this topic lost to a bound (0 if none): a resume from a
   /// position before it cannot be complete.
   private(set) var lastEvicted: UInt64
@@ -36,86 +22,115 @@ struct TopicHistory {
     self.lastEvicted = lastEvicted
   }
 
-  /// The entry `offset` places from the oldest.
-  subscript(offset: Int) -> HistoryEntry {
+  /// What keeping a publish changed, for the history's totals.
+  struct Kept {
+    /// The cost against `--max-history-bytes` of the chunks that went.
+    var freedCost = 0
+    var freedChunks = 0
+    /// Values `--history` forgot.
+    var evicted = 0
+  }
+
+  /// The chunk `offset` places from the oldest.
+  func chunk(_ offset: Int) -> HistoryChunk {
     var index = head + offset
-    if index >= entries.count { index -= entries.count }
-    return entries[index]
+    if index >= chunks.count { index -= chunks.count }
+    return chunks[index]
   }
 
-  /// The oldest entry, if any.
-  var oldest: HistoryEntry? { count == 0 ? nil : entries[head] }
+  /// The oldest chunk, if any.
+  var oldestChunk: HistoryChunk? { chunkCount == 0 ? nil : chunks[head] }
 
-  /// Keeps `line` as the newest value, forgetting the oldest first when the topic holds
-  /// `limit` (`--history`) already; the ring never outgrows `limit`, and the topic stays
-  /// although it may be empty for a moment (`--history 1`). One call does both, since each
-  /// access to a topic in the history's array checks that array's storage for uniqueness.
-  /// Returns the new value's cost against `--max-history-bytes`, and the value forgotten.
-  mutating func keep(
-    _ line: UnsafeRawBufferPointer, sequence: UInt64, time: Int, limit: Int
-  ) -> (cost: Int, evicted: HistoryEntry?) {
-    let evicted = count >= limit ? removeOldestEntry() : nil
-    if count == entries.count { grow(limit: limit) }
-    let entry = HistoryEntry(
-      sequence: sequence, start: bytes.append(line), length: line.count, time: time)
-    var tail = head + count
-    if tail >= entries.count { tail -= entries.count }
-    entries[tail] = entry
-    count += 1
-    return (entry.cost, evicted)
-  }
-
-  /// Forgets the oldest value; returns its cost against `--max-history-bytes`.
-  mutating func removeOldest() -> Int {
-    removeOldestEntry().cost
-  }
-
-  private mutating func removeOldestEntry() -> HistoryEntry {
-    let entry = entries[head]
-    head += 1
-    if head == entries.count { head = 0 }
-    count -= 1
-    bytes.removeFirst(entry.length)
-    lastEvicted = entry.sequence
-    return entry
-  }
-
-  /// Whether `sequence` is one of the values held: each topic loses values from its front
-  /// only, so every sequence from the oldest on is.
-  func holds(_ sequence: UInt64) -> Bool {
-    guard let oldest else { return false }
-    return sequence >= oldest.sequence
-  }
-
-  /// The plain line of the value `offset` places from the oldest.
-  func line(_ offset: Int) -> [UInt8] {
-    let entry = self[offset]
-    return bytes.line(start: entry.start, length: entry.length)
-  }
-
-  /// The index of the first entry after `sequence`, found by bisection.
-  func firstIndex(after sequence: UInt64) -> Int {
-    var low = 0
-    var high = count
-    while low < high {
-      let middle = (low + high) / 2
-      if self[middle].sequence <= sequence { low = middle + 1 } else { high = middle }
+  /// Keeps `chunk` as the newest, then forgets the oldest values past `limit` (`--history`),
+  /// appending their sequences to `evicted` when it is not `nil`. The topic stays although it
+  /// may be empty for a moment (a publish of more values than `limit` trims itself). One call
+  /// does both, since each access to a topic in the history's array checks that array's storage
+  /// for uniqueness.
+  mutating func keep(_ chunk: HistoryChunk, limit: Int, evicted: inout [UInt64]?) -> Kept {
+    if chunkCount == chunks.count { grow(limit: limit) }
+    var tail = head + chunkCount
+    if tail >= chunks.count { tail -= chunks.count }
+    chunks[tail] = chunk
+    chunkCount += 1
+    count += chunk.count
+    var kept = Kept()
+    while count > limit {
+      let excess = count - limit
+      let oldest = chunks[head]
+      guard excess < oldest.count else {
+        kept.evicted += oldest.count
+        kept.freedCost += removeOldestChunk(evicted: &evicted).cost
+        kept.freedChunks += 1
+        continue
+      }
+      evicted?.append(contentsOf: oldest.oldest..<oldest.oldest + UInt64(excess))
+      chunks[head].trim(excess)
+      count -= excess
+      kept.evicted += excess
+      lastEvicted = chunks[head].oldest - 1
     }
-    return low
+    return kept
   }
 
-  /// Bytes the topic's rings hold now, for tests of what eviction gives back.
-  var storageBytes: Int { bytes.capacity + entries.count * MemoryLayout<HistoryEntry>.stride }
+  /// Forgets the oldest chunk, appending the sequences of its values to `evicted` when it is
+  /// not `nil`; returns its cost against `--max-history-bytes` and how many values it held.
+  mutating func removeOldestChunk(evicted: inout [UInt64]?) -> (cost: Int, values: Int) {
+    let chunk = chunks[head]
+    evicted?.append(contentsOf: chunk.oldest...chunk.last)
+    // The filler releases the lines now rather than when the slot is reused.
+    chunks[head] = Self.filler
+    head += 1
+    if head == chunks.count { head = 0 }
+    chunkCount -= 1
+    count -= chunk.count
+    lastEvicted = chunk.last
+    return (chunk.cost, chunk.count)
+  }
 
-  /// Doubles the ring of entries, up to `limit`, with the oldest moved to the front.
+  /// Whether `sequence` is one of the values held.
+  func holds(_ sequence: UInt64) -> Bool {
+    guard let oldest = oldestChunk else { return false }
+    return sequence >= oldest.oldest
+  }
+
+  /// Calls `body` with the sequence and line of each value held after `sequence`, oldest first.
+  func forEachValue(after sequence: UInt64, _ body: (UInt64, UnsafeRawBufferPointer) -> Void) {
+    for offset in 0..<chunkCount {
+      let chunk = self.chunk(offset)
+      guard chunk.last > sequence else { continue }
+      chunk.forEachValue(
+        skipping: sequence < chunk.oldest ? 0 : Int(sequence - chunk.oldest) + 1, body)
+    }
+  }
+
+  /// Calls `body` with the sequence and line of each of the newest `limit` values held (all of
+  /// them when `limit` is `nil`), oldest first.
+  func forEachValue(last limit: Int?, _ body: (UInt64, UnsafeRawBufferPointer) -> Void) {
+    var skip = max(0, count - (limit ?? count))
+    for offset in 0..<chunkCount {
+      let chunk = self.chunk(offset)
+      guard skip < chunk.count else {
+        skip -= chunk.count
+        continue
+      }
+      chunk.forEachValue(skipping: skip, body)
+      skip = 0
+    }
+  }
+
+  /// An empty chunk, in the slots of the ring that hold none.
+  private static let filler = HistoryChunk([], first: 0, total: 0, time: 0)
+
+  /// Doubles the ring, up to one more chunk than `limit`, with the oldest moved to the front: a
+  /// topic holds at most `limit` values, each chunk at least one, and a new chunk comes in
+  /// before the oldest are forgotten.
   private mutating func grow(limit: Int) {
-    let capacity = min(max(8, 2 * entries.count), max(limit, count + 1))
-    var grown: [HistoryEntry] = []
+    let capacity = min(max(8, 2 * chunks.count), max(limit + 1, chunkCount + 1))
+    var grown: [HistoryChunk] = []
     grown.reserveCapacity(capacity)
-    for offset in 0..<count { grown.append(self[offset]) }
-    let filler = HistoryEntry(sequence: 0, start: 0, length: 0, time: 0)
-    grown.append(contentsOf: repeatElement(filler, count: capacity - count))
-    entries = grown
+    for offset in 0..<chunkCount { grown.append(chunk(offset)) }
+    grown.append(contentsOf: repeatElement(Self.filler, count: capacity - chunkCount))
+    chunks = grown
     head = 0
   }
 }

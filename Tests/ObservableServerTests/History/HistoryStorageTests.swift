@@ -2,52 +2,39 @@ import Testing
 
 @testable import ObservableStreams
 
-/// The history's storage: each topic's rings of entries and bytes, and the server-wide order
-/// that `--max-history-bytes` and `--history-ttl` evict from.
+/// The history's storage: each topic's ring of publishes, and the server-wide order that
+/// `--max-history-bytes` and `--history-ttl` evict from.
 @Suite("History storage", .timeLimit(.minutes(1)))
 struct HistoryStorageTests {
+  /// The plain lines of `values`, one after another, as one publish carries them, in storage of
+  /// their size, so that publishes of as many bytes cost the same.
+  static func lines(_ values: [String]) -> [UInt8] {
+    let text = values.map { $0 + "\n" }.joined().utf8
+    return [UInt8](unsafeUninitializedCapacity: text.count) { target, initialized in
+      initialized = target.initialize(from: text).1
+    }
+  }
+
+  /// What a publish of `values` counts against `--max-history-bytes`.
+  static func cost(_ values: [String]) -> Int {
+    HistoryChunk(lines(values), first: 1, total: values.count, time: 0).cost
+  }
+
   /// Keeps `values` as lines of topic `name`, in one publish; returns the first sequence.
   @discardableResult
   static func record(
     _ log: inout HistoryLog, _ name: String, _ values: [String], at time: Int = 0
   ) -> UInt64 {
-    let lines = Array(values.map { $0 + "\n" }.joined().utf8)
-    return lines.withUnsafeBytes { log.record($0, name: name, at: time) }
+    log.record(lines(values), count: values.count, name: name, at: time)
   }
 
   /// The values topic `name` holds, oldest first, without their newlines.
   static func held(_ log: HistoryLog, _ name: String) -> [String] {
-    guard let topic = log.topic(name) else { return [] }
-    return (0..<topic.count).map { String(decoding: topic.line($0).dropLast(), as: UTF8.self) }
-  }
-
-  @Test func lineBytesSurviveWrappingAndGrowing() {
-    var ring = HistoryBytes()
-    var held: [(start: Int, line: [UInt8])] = []
-    // Lines of changing lengths, the oldest forgotten as new ones come, so the ring wraps
-    // many times and grows when a long line does not fit.
-    for number in 0..<2000 {
-      let line = Array(
-        String(repeating: Character(String(number % 10)), count: 1 + number % 97).utf8)
-      let start = line.withUnsafeBytes { ring.append($0) }
-      held.append((start, line))
-      if held.count > 5 { ring.removeFirst(held.removeFirst().line.count) }
-      for (start, line) in held { #expect(ring.line(start: start, length: line.count) == line) }
+    var held: [String] = []
+    log.topic(name)?.forEachValue(after: 0) { _, line in
+      held.append(String(decoding: line.dropLast(), as: UTF8.self))
     }
-    #expect(ring.count == held.map(\.line.count).reduce(0, +))
-    #expect(ring.capacity <= 1024)
-  }
-
-  @Test func aRingThatEmptiesGivesItsStorageBack() {
-    var ring = HistoryBytes()
-    let line = [UInt8](repeating: 0x61, count: 1000)
-    var starts: [Int] = []
-    for _ in 0..<100 { starts.append(line.withUnsafeBytes { ring.append($0) }) }
-    let grown = ring.capacity
-    #expect(grown >= 100_000)
-    for _ in 0..<99 { ring.removeFirst(line.count) }
-    #expect(ring.capacity < grown / 8)
-    #expect(ring.line(start: starts.last!, length: line.count) == line)
+    return held
   }
 
   @Test func eachTopicEvictsItsOldestAtItsLimit() {
@@ -65,10 +52,10 @@ struct HistoryStorageTests {
   }
 
   @Test func theByteLimitEvictsTheServersOldestFirstWhateverItsTopic() {
-    let cost = 10 + HistoryEntry.overhead  // a value of 9 bytes and its newline
+    let cost = Self.cost(["o00000001"])  // one value of 9 bytes and its newline
     var log = HistoryLog(configuration: .init(valuesPerTopic: 100, maxBytes: 4 * cost))
-    Self.record(&log, "old", ["o00000001", "o00000002"])
-    Self.record(&log, "new", ["n00000001", "n00000002"])
+    for value in ["o00000001", "o00000002"] { Self.record(&log, "old", [value]) }
+    for value in ["n00000001", "n00000002"] { Self.record(&log, "new", [value]) }
     #expect(log.bytes == 4 * cost)
     Self.record(&log, "new", ["n00000003"])
     #expect(Self.held(log, "old") == ["o00000002"])
@@ -83,7 +70,7 @@ struct HistoryStorageTests {
   }
 
   @Test func aSlotReusedByAnotherTopicKeepsItsValues() {
-    let cost = 2 + HistoryEntry.overhead
+    let cost = Self.cost(["a"])
     var log = HistoryLog(configuration: .init(valuesPerTopic: 1, maxBytes: 2 * cost))
     // "a" keeps one value, so its earlier ones stay in the order as stale entries.
     for value in 1...5 { Self.record(&log, "a", ["\(value)"]) }
@@ -103,7 +90,8 @@ struct HistoryStorageTests {
     var log = HistoryLog(configuration: .init(valuesPerTopic: 2))
     for value in 0..<20_000 { Self.record(&log, "t\(value % 3)", ["\(value)"]) }
     #expect(log.values == 6)
-    #expect(log.orderCount <= 2 * log.values + 1025)
+    #expect(log.chunks == 6)
+    #expect(log.orderCount <= 2 * log.chunks + 1025)
     #expect(Self.held(log, "t1") == ["19996", "19999"])
   }
 
