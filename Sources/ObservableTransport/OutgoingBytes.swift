@@ -78,24 +78,40 @@ package struct OutgoingBytes {
     // Lines, or SSE events, as they are: no copy, the outbox's buffer is the one written.
     let asQueued =
       compression == nil && (framing.sendsLinesUnchanged || framing.outboxHoldsWireForm)
-    if asQueued, tls == nil {
+    if asQueued {
       bytes.removeAll(keepingCapacity: true)
-      return chunks.take(from: outbox)
+      guard let tls else { return chunks.take(from: outbox) }
+      return sealQueued(from: outbox, through: tls)
     }
     outbox.take(replacingWith: &plain, chunks: &takenChunks, inFlight: 0)
     bytes.removeAll(keepingCapacity: true)
     guard !plain.isEmpty else { return 0 }
     plain.withUnsafeBytes { lines in
-      if let tls, asQueued {
-        // As they are: the batch goes to TLS without a copy.
-        tls.seal(lines, appendingTo: &bytes)
-      } else if let compression {
+      if let compression {
         Self.write(into: &bytes, through: tls) { compression.deflate(lines, appendingTo: &$0) }
       } else {
         Self.write(into: &bytes, through: tls) { framing.encode(lines, to: &$0) }
       }
     }
     return plain.count
+  }
+
+  /// Seals what the outbox holds, lines or events as they were queued, into ``bytes``; returns
+  /// how many bytes it took. A batch of one chunk (most batches: a publish batch is one chunk)
+  /// goes to TLS as the shared array itself, without gathering it first; several are gathered
+  /// into one buffer, so that one `send` fills records of up to 16 KiB (each `send` ends a
+  /// record, and a record costs OpenSSL more than copying its bytes).
+  private mutating func sealQueued(from outbox: Outbox, through tls: ConnectionTLS) -> Int {
+    outbox.take(chunks: &takenChunks, inFlight: 0)
+    defer { takenChunks.removeAll() }
+    if takenChunks.chunks.count == 1 {
+      takenChunks.chunks[0].bytes.withUnsafeBytes { tls.seal($0, appendingTo: &bytes) }
+    } else if !takenChunks.isEmpty {
+      plain.removeAll(keepingCapacity: true)
+      takenChunks.copyBytes(to: &plain)
+      plain.withUnsafeBytes { tls.seal($0, appendingTo: &bytes) }
+    }
+    return takenChunks.byteCount
   }
 
   /// Drops what was fully sent, so that bytes appended next start a fresh buffer.
