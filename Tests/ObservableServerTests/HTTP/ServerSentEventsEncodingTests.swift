@@ -58,11 +58,11 @@ struct ServerSentEventsEncodingTests {
       + #"{"ok":true,"op":"subscribe","stream":"c","recovered":true}"# + "\n"
     #expect(
       String(decoding: ServerSentEvents.events(of: Array(lines.utf8)), as: UTF8.self)
-        == "event: a\nid: 5f3a09c2-1042\n"
-        + "data: {\"stream\":\"a\",\"value\":{\"pos\":\"x\"},\"pos\":\"5f3a09c2-1042\"}\n\n"
-        + "event: b\ndata: {\"stream\":\"b\",\"value\":\"ends in \\\",\\\"pos\\\":\\\"1-2\\\"\"}\n\n"
-        + "event: gap\n"
-        + "data: {\"ok\":true,\"op\":\"subscribe\",\"stream\":\"a\",\"recovered\":false}\n\n")
+        == "event:a\nid:5f3a09c2-1042\n"
+        + "data:{\"stream\":\"a\",\"value\":{\"pos\":\"x\"},\"pos\":\"5f3a09c2-1042\"}\n\n"
+        + "event:b\ndata:{\"stream\":\"b\",\"value\":\"ends in \\\",\\\"pos\\\":\\\"1-2\\\"\"}\n\n"
+        + "event:gap\n"
+        + "data:{\"ok\":true,\"op\":\"subscribe\",\"stream\":\"a\",\"recovered\":false}\n\n")
   }
 
   @Test func deliveriesAndErrorsBecomeEventsAndOtherRepliesVanish() {
@@ -72,9 +72,9 @@ struct ServerSentEventsEncodingTests {
       + #"{"ok":false,"op":"subscribe","error":{"code":"bad_name"}}"# + "\n"
     #expect(
       String(decoding: ServerSentEvents.events(of: Array(lines.utf8)), as: UTF8.self)
-        == "event: a.b\ndata: {\"stream\":\"a.b\",\"sub\":\"a.*\",\"value\":1}\n\n"
-        + "event: c\ndata: {\"stream\":\"c\",\"value\":\"x\"}\n\n"
-        + "event: error\ndata: {\"ok\":false,\"op\":\"subscribe\",\"error\":{\"code\":\"bad_name\"}}\n\n"
+        == "event:a.b\ndata:{\"stream\":\"a.b\",\"sub\":\"a.*\",\"value\":1}\n\n"
+        + "event:c\ndata:{\"stream\":\"c\",\"value\":\"x\"}\n\n"
+        + "event:error\ndata:{\"ok\":false,\"op\":\"subscribe\",\"error\":{\"code\":\"bad_name\"}}\n\n"
     )
   }
 }
