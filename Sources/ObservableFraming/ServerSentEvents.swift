@@ -61,6 +61,29 @@ package enum ServerSentEvents {
     }
   }
 
+  /// The events for `lines` in an array of their exact size, made in one pass: each event is
+  /// written into `scratch` (the caller's, kept for its capacity; its bytes are not kept) as
+  /// it is found, and the whole copied out once. Finding every event a second time, to write
+  /// it after sizing it, cost more than that copy (about 100 instructions an event).
+  static func events(
+    in lines: UnsafeRawBufferPointer, ids: Bool, scratch: inout [UInt8]
+  ) -> [UInt8] {
+    var used = 0
+    forEachEvent(in: lines, ids: ids) { event in
+      let size = event.size
+      if scratch.count - used < size {
+        // Room only: what lies past `used` is never read.
+        scratch.append(contentsOf: repeatElement(0, count: max(size, scratch.count)))
+      }
+      scratch.withUnsafeMutableBufferPointer { room in
+        _ = event.write(to: room.baseAddress! + used)
+      }
+      used += size
+    }
+    guard used > 0 else { return [] }
+    return Array(scratch[..<used])
+  }
+
   /// Calls `body` with the event of each line of `lines` that is one; with its `id` when
   /// `ids`. Without history no line has a position, and looking for one in a line ending in a
   /// string value cost about 130 instructions a pass, a sixth of an event at one reader.
@@ -163,6 +186,10 @@ private final class EventEncoding: DeliveryEncoding {
   init(ids: Bool) { self.ids = ids }
 
   func encode(_ lines: [UInt8]) -> [UInt8] { ServerSentEvents.events(of: lines, ids: ids) }
+
+  func encode(_ lines: [UInt8], scratch: inout [UInt8]) -> [UInt8] {
+    lines.withUnsafeBytes { ServerSentEvents.events(in: $0, ids: ids, scratch: &scratch) }
+  }
 
   /// Whether events carry their positions as `id:`.
   private let ids: Bool
