@@ -77,4 +77,20 @@ struct ServerSentEventsEncodingTests {
         + "event:error\ndata:{\"ok\":false,\"op\":\"subscribe\",\"error\":{\"code\":\"bad_name\"}}\n\n"
     )
   }
+
+  @Test func eventsWrittenThroughAScratchMatchAndReuseIt() {
+    let lines = Array(
+      (#"{"stream":"a","value":"\#(String(repeating: "x", count: 300))"}"# + "\n"
+        + #"{"ok":true,"op":"subscribe"}"# + "\n" + #"{"stream":"b.c","value":[1,\#r2]}"#
+        + "\n").utf8)
+    // Too small at first, so it grows; then full of an earlier value's bytes.
+    var scratch = [UInt8](repeating: 0x41, count: 8)
+    for _ in 0..<3 {
+      let made = lines.withUnsafeBytes {
+        ServerSentEvents.events(in: $0, ids: false, scratch: &scratch)
+      }
+      #expect(made == ServerSentEvents.events(of: lines, ids: false))
+    }
+    #expect(scratch.count >= ServerSentEvents.events(of: lines, ids: false).count)
+  }
 }
