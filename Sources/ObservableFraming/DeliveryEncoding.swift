@@ -7,4 +7,13 @@
 package protocol DeliveryEncoding: AnyObject, Sendable {
   /// `lines`, whole delivery lines, in the outbox's form.
   func encode(_ lines: [UInt8]) -> [UInt8]
+
+  /// The same, free to use `scratch` as room while it works: the caller's buffer, kept
+  /// between calls for its capacity, whose bytes mean nothing before or after.
+  func encode(_ lines: [UInt8], scratch: inout [UInt8]) -> [UInt8]
+}
+
+extension DeliveryEncoding {
+  /// Encodes without the scratch, for an encoding that has no use for it.
+  package func encode(_ lines: [UInt8], scratch: inout [UInt8]) -> [UInt8] { encode(lines) }
 }

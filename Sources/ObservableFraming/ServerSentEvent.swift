@@ -50,9 +50,11 @@ struct ServerSentEvent {
     return target + bytes.count
   }
 
-  private static let eventField: StaticString = "event: "
-  private static let idField: StaticString = "\nid: "
-  private static let dataField: StaticString = "\ndata: "
+  // No space after the colons: the standard allows it and drops one if there, and an event
+  // is then two bytes shorter on the wire and in every socket copy.
+  private static let eventField: StaticString = "event:"
+  private static let idField: StaticString = "\nid:"
+  private static let dataField: StaticString = "\ndata:"
   private static let end: StaticString = "\n\n"
 }
 

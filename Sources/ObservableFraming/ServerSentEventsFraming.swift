@@ -14,10 +14,12 @@ import ObservableWire
 /// Used on the connection's loop thread only.
 package final class ServerSentEventsFraming: Framing {
   /// A framing that starts its session with `openingRequests` and writes a comment every
-  /// `heartbeat`, so proxies and browsers see the idle stream is alive.
-  package init(openingRequests: [[UInt8]], heartbeat: Duration) {
+  /// `heartbeat`, so proxies and browsers see the idle stream is alive; with `ids` (the server
+  /// keeps history, so deliveries carry positions), each delivery's position is its `id:`.
+  package init(openingRequests: [[UInt8]], heartbeat: Duration, ids: Bool = false) {
     self.openingLines = openingRequests
     self.heartbeat = heartbeat
+    self.ids = ids
   }
 
   /// Unused: the client sends no requests after its head.
@@ -45,7 +47,7 @@ package final class ServerSentEventsFraming: Framing {
   /// `slow_consumer` notice written past the outbox) is encoded here.
   package func encode(_ lines: UnsafeRawBufferPointer, to out: inout [UInt8]) {
     if lines.first == UInt8(ascii: "{") {
-      ServerSentEvents.append(lines: lines, to: &out)
+      ServerSentEvents.append(lines: lines, ids: ids, to: &out)
     } else {
       out.append(bytes: lines)
     }
@@ -54,7 +56,7 @@ package final class ServerSentEventsFraming: Framing {
   /// Each value's event is made once, for every subscriber (``ServerSentEvents/once``); a
   /// reply becomes an `error` event or nothing when the session sends it.
   package var outboxEncoding: (deliveries: any DeliveryEncoding, reply: ([UInt8]) -> [UInt8])? {
-    (ServerSentEvents.once, ServerSentEvents.events(of:))
+    (ServerSentEvents.once(ids: ids), { [ids] in ServerSentEvents.events(of: $0, ids: ids) })
   }
 
   package var allowsStreamCompression: Bool { false }
@@ -76,4 +78,5 @@ package final class ServerSentEventsFraming: Framing {
 
   private var openingLines: [[UInt8]]
   private let heartbeat: Duration
+  private let ids: Bool
 }

@@ -44,7 +44,7 @@ extension HTTPRouter {
     return .stream(
       head: Self.eventStreamHead + ServerSentEvents.retry(eventRetry),
       framing: ServerSentEventsFraming(
-        openingRequests: request.lines, heartbeat: eventHeartbeat))
+        openingRequests: request.lines, heartbeat: eventHeartbeat, ids: keepsHistory))
   }
 
   /// The answer's head: no length, so the body (the events) lasts until the connection

@@ -35,7 +35,9 @@ final class DeliveryEncodingMemo {
       source = lines
       self.address = address
     }
-    let encoded = encoding.encode(lines)
+    let encoded = encoding.encode(lines, scratch: &scratch)
+    // A huge value's room goes back, as the outgoing buffers' does.
+    if scratch.count > 1 << 20 { scratch = [] }
     if encodings.count == Self.slots { encodings.removeFirst() }
     encodings.append((encoding, encoded))
     return encoded
@@ -44,6 +46,8 @@ final class DeliveryEncodingMemo {
   private var source: [UInt8] = []
   private var address: UnsafeRawPointer?
   private var encodings: [(encoding: any DeliveryEncoding, encoded: [UInt8])] = []
+  /// Room an encoding may write into before it copies out the result: this thread's, reused.
+  private var scratch: [UInt8] = []
 
   /// This thread's memo, made at its first use and released when the thread ends.
   private static var current: DeliveryEncodingMemo {

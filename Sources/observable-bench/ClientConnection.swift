@@ -106,13 +106,16 @@ final class ClientConnection {
   func nextLine() -> UnsafeRawBufferPointer? {
     guard readsEvents else { return nextRawLine() }
     while let line = nextRawLine() {
-      if line.hasPrefix(Self.dataField) { return UnsafeRawBufferPointer(rebasing: line[6...]) }
+      guard line.hasPrefix(Self.dataField) else { continue }
+      // The standard drops one space after the colon; the server writes none.
+      let start = line.count > 5 && line[5] == UInt8(ascii: " ") ? 6 : 5
+      return UnsafeRawBufferPointer(rebasing: line[start...])
     }
     return nil
   }
 
   /// The field of an event that holds its data, the delivery line.
-  private static let dataField = Array("data: ".utf8)
+  private static let dataField = Array("data:".utf8)
 
   @inline(__always)
   private func nextRawLine() -> UnsafeRawBufferPointer? {

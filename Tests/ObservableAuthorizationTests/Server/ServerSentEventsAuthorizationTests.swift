@@ -39,7 +39,7 @@ final class ServerSentEventsAuthorizationTests: XCTestCase {
         if let more = try? events.readAvailable(timeout: .milliseconds(200)) {
           text += String(decoding: more, as: UTF8.self)
         }
-        return text.contains("event: room.lobby\n")
+        return text.contains("event:room.lobby\n")
       }, text)
     XCTAssertFalse(text.contains("room.secret"), text)
     XCTAssertFalse(text.contains(token), "the token is never echoed")

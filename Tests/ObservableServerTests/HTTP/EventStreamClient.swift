@@ -9,6 +9,9 @@ final class EventStreamClient {
       Array("GET /sse?\(query) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(headers)\r\n".utf8))
   }
 
+  /// The client's socket, for options a test sets on it.
+  var fd: Int32 { client.fd }
+
   /// Everything read so far.
   private(set) var text = ""
 

@@ -56,7 +56,7 @@ struct ServerSentEventsClientTests {
     defer { curl.signal(SIGKILL) }
     let publisher = try server.connect()
     defer { publisher.close() }
-    let event = "event: secure\ndata: {\"stream\":\"secure\",\"value\":1}\n\n"
+    let event = "event:secure\ndata:{\"stream\":\"secure\",\"value\":1}\n\n"
     #expect(
       curl.wait { curl in
         _ = try? publisher.request(#"{"op":"publish","stream":"secure","value":1}"#)

@@ -58,11 +58,11 @@ struct ServerSentEventsEncodingTests {
       + #"{"ok":true,"op":"subscribe","stream":"c","recovered":true}"# + "\n"
     #expect(
       String(decoding: ServerSentEvents.events(of: Array(lines.utf8)), as: UTF8.self)
-        == "event: a\nid: 5f3a09c2-1042\n"
-        + "data: {\"stream\":\"a\",\"value\":{\"pos\":\"x\"},\"pos\":\"5f3a09c2-1042\"}\n\n"
-        + "event: b\ndata: {\"stream\":\"b\",\"value\":\"ends in \\\",\\\"pos\\\":\\\"1-2\\\"\"}\n\n"
-        + "event: gap\n"
-        + "data: {\"ok\":true,\"op\":\"subscribe\",\"stream\":\"a\",\"recovered\":false}\n\n")
+        == "event:a\nid:5f3a09c2-1042\n"
+        + "data:{\"stream\":\"a\",\"value\":{\"pos\":\"x\"},\"pos\":\"5f3a09c2-1042\"}\n\n"
+        + "event:b\ndata:{\"stream\":\"b\",\"value\":\"ends in \\\",\\\"pos\\\":\\\"1-2\\\"\"}\n\n"
+        + "event:gap\n"
+        + "data:{\"ok\":true,\"op\":\"subscribe\",\"stream\":\"a\",\"recovered\":false}\n\n")
   }
 
   @Test func deliveriesAndErrorsBecomeEventsAndOtherRepliesVanish() {
@@ -72,9 +72,25 @@ struct ServerSentEventsEncodingTests {
       + #"{"ok":false,"op":"subscribe","error":{"code":"bad_name"}}"# + "\n"
     #expect(
       String(decoding: ServerSentEvents.events(of: Array(lines.utf8)), as: UTF8.self)
-        == "event: a.b\ndata: {\"stream\":\"a.b\",\"sub\":\"a.*\",\"value\":1}\n\n"
-        + "event: c\ndata: {\"stream\":\"c\",\"value\":\"x\"}\n\n"
-        + "event: error\ndata: {\"ok\":false,\"op\":\"subscribe\",\"error\":{\"code\":\"bad_name\"}}\n\n"
+        == "event:a.b\ndata:{\"stream\":\"a.b\",\"sub\":\"a.*\",\"value\":1}\n\n"
+        + "event:c\ndata:{\"stream\":\"c\",\"value\":\"x\"}\n\n"
+        + "event:error\ndata:{\"ok\":false,\"op\":\"subscribe\",\"error\":{\"code\":\"bad_name\"}}\n\n"
     )
+  }
+
+  @Test func eventsWrittenThroughAScratchMatchAndReuseIt() {
+    let lines = Array(
+      (#"{"stream":"a","value":"\#(String(repeating: "x", count: 300))"}"# + "\n"
+        + #"{"ok":true,"op":"subscribe"}"# + "\n" + #"{"stream":"b.c","value":[1,\#r2]}"#
+        + "\n").utf8)
+    // Too small at first, so it grows; then full of an earlier value's bytes.
+    var scratch = [UInt8](repeating: 0x41, count: 8)
+    for _ in 0..<3 {
+      let made = lines.withUnsafeBytes {
+        ServerSentEvents.events(in: $0, ids: false, scratch: &scratch)
+      }
+      #expect(made == ServerSentEvents.events(of: lines, ids: false))
+    }
+    #expect(scratch.count >= ServerSentEvents.events(of: lines, ids: false).count)
   }
 }

@@ -58,7 +58,7 @@ struct ServerSentEventsResumeTests {
         (try? publisher.request(#"{"op":"publish","stream":"t","value":1}"#))?["receivers"]
           as? Int == 1
       })
-    #expect(first.read(until: "data: "))
+    #expect(first.read(until: "data:"))
     let id = try #require(Self.events(in: first.text).last?.id)
     first.close()
     for value in 2..<10 {
@@ -68,7 +68,7 @@ struct ServerSentEventsResumeTests {
       server, query: "stream=t", headers: "Last-Event-ID: \(id)\r\n")
     defer { resumed.close() }
     #expect(resumed.read(until: #""value":9,"#), "\(resumed.text)")
-    #expect(resumed.text.contains("event: gap\ndata: {\"ok\":true,\"op\":\"subscribe\""))
+    #expect(resumed.text.contains("event:gap\ndata:{\"ok\":true,\"op\":\"subscribe\""))
     #expect(Self.events(in: resumed.text).map(\.value) == [8, 9])
   }
 
@@ -78,8 +78,8 @@ struct ServerSentEventsResumeTests {
       var id: String?
       var data: String?
       for line in block.split(separator: "\n") {
-        if line.hasPrefix("id: ") { id = String(line.dropFirst(4)) }
-        if line.hasPrefix("data: ") { data = String(line.dropFirst(6)) }
+        if line.hasPrefix("id:") { id = String(line.dropFirst(3)) }
+        if line.hasPrefix("data:") { data = String(line.dropFirst(5)) }
       }
       guard let data, let object = try? JSONSerialization.jsonObject(with: Data(data.utf8)),
         let value = (object as? [String: Any])?["value"] as? Int

@@ -17,15 +17,15 @@ struct ServerSentEventsTests {
     let events = try EventStreamClient(server, query: "stream=room.a&stream=other")
     defer { events.close() }
     #expect(
-      events.read(until: "event: room.a\ndata: {\"stream\":\"room.a\",\"value\":{\"n\":0}}\n\n"))
+      events.read(until: "event:room.a\ndata:{\"stream\":\"room.a\",\"value\":{\"n\":0}}\n\n"))
     #expect(events.text.hasPrefix("HTTP/1.1 200 OK\r\n"))
     #expect(events.text.contains("Content-Type: text/event-stream\r\n"))
     // First, how long a browser waits before it reconnects: 3 s unless configured.
-    #expect(events.text.contains("\r\n\r\nretry: 3000\n\nevent: room.a\n"), "\(events.text)")
+    #expect(events.text.contains("\r\n\r\nretry: 3000\n\nevent:room.a\n"), "\(events.text)")
     try publisher.request("{\"op\":\"publish\",\"stream\":\"room.a\",\"value\":[1,\t2]}")
     try publisher.request(#"{"op":"publish","stream":"other","value":"x"}"#)
-    #expect(events.read(until: "event: other\ndata: {\"stream\":\"other\",\"value\":\"x\"}\n\n"))
-    #expect(events.text.contains("data: {\"stream\":\"room.a\",\"value\":[1,\t2]}\n\n"))
+    #expect(events.read(until: "event:other\ndata:{\"stream\":\"other\",\"value\":\"x\"}\n\n"))
+    #expect(events.text.contains("data:{\"stream\":\"room.a\",\"value\":[1,\t2]}\n\n"))
     // Neither the greeting nor a subscribe's reply is an event.
     #expect(!events.text.contains("hello") && !events.text.contains(#""ok":true"#))
   }
@@ -44,7 +44,7 @@ struct ServerSentEventsTests {
         (try? publisher.request(#"{"op":"publish","stream":"room.b.c","value":1}"#))?["receivers"]
           as? Int == 1
       })
-    #expect(events.read(until: #"event: room.b.c"# + "\ndata: "))
+    #expect(events.read(until: #"event:room.b.c"# + "\ndata:"))
     #expect(events.text.contains(#""sub":"room.>""#))
   }
 
@@ -70,7 +70,7 @@ struct ServerSentEventsTests {
     for (index, reader) in readers.enumerated() {
       let (name, offset) = index % 2 == 0 ? ("even", 0) : ("odd", 1000)
       let expected = (0..<50).map {
-        "event: \(name)\ndata: {\"stream\":\"\(name)\",\"value\":\($0 + offset)}\n\n"
+        "event:\(name)\ndata:{\"stream\":\"\(name)\",\"value\":\($0 + offset)}\n\n"
       }.joined()
       #expect(reader.read(until: expected), "\(reader.text.suffix(200))")
       #expect(!reader.text.contains(#""stream":"\#(index % 2 == 0 ? "odd" : "even")""#))
@@ -85,7 +85,7 @@ struct ServerSentEventsTests {
     try publisher.request("{\"op\":\"publish\",\"stream\":\"t\",\"value\":[1,\r2],\"retain\":true}")
     let events = try EventStreamClient(server, query: "stream=t")
     defer { events.close() }
-    #expect(events.read(until: "data: {\"stream\":\"t\",\"value\":[1, 2]}\n\n"))
+    #expect(events.read(until: "data:{\"stream\":\"t\",\"value\":[1, 2]}\n\n"))
     #expect(!events.text.contains("\r2"))
   }
 
@@ -160,10 +160,10 @@ struct ServerSentEventsTests {
     let byHeader = try EventStreamClient(
       server, query: "stream=t", headers: "Authorization: Bearer s3cret\r\n")
     defer { byHeader.close() }
-    #expect(byHeader.read(until: "data: {\"stream\":\"t\",\"value\":7}\n\n"))
+    #expect(byHeader.read(until: "data:{\"stream\":\"t\",\"value\":7}\n\n"))
     let byQuery = try EventStreamClient(server, query: "stream=t&token=s3cret")
     defer { byQuery.close() }
-    #expect(byQuery.read(until: "data: {\"stream\":\"t\",\"value\":7}\n\n"))
+    #expect(byQuery.read(until: "data:{\"stream\":\"t\",\"value\":7}\n\n"))
     #expect(!byQuery.text.contains("s3cret"))
   }
 
@@ -177,7 +177,7 @@ struct ServerSentEventsTests {
     defer { curl.signal(SIGKILL) }
     let publisher = try server.connect()
     defer { publisher.close() }
-    let event = "event: news\ndata: {\"stream\":\"news\",\"value\":\"hi\"}\n\n"
+    let event = "event:news\ndata:{\"stream\":\"news\",\"value\":\"hi\"}\n\n"
     #expect(
       curl.wait { curl in
         _ = try? publisher.request(#"{"op":"publish","stream":"news","value":"hi"}"#)

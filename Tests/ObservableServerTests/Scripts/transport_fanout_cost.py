@@ -3,6 +3,7 @@
 
     transport_fanout_cost.py .build/release/observable-server [--values 200000] [--rounds 3]
         [--counts 1,10,100] [--transports tcp,ws,ws-deflate,ws-shared,sse] [--value-bytes 40]
+        [--start-seconds 10]
 
 Starts the server (line protocol and --http on free loopback ports), then for each count of
 subscribers and each transport opens the subscribers on raw sockets: `subscribe` lines over
@@ -209,6 +210,8 @@ def main():
     arguments.add_argument("--counts", default="1,10,100")
     arguments.add_argument("--transports", default="tcp,ws,ws-deflate,ws-shared,sse")
     arguments.add_argument("--value-bytes", type=int, default=40)
+    # How long the server may take to listen: under valgrind, far more than the default.
+    arguments.add_argument("--start-seconds", type=float, default=10)
     options = arguments.parse_args()
     line_port, http_port = free_port(), free_port()
     server = subprocess.Popen(
@@ -216,7 +219,7 @@ def main():
          f"127.0.0.1:{http_port}", "--max-connections", "1000", "--max-http-connections",
          "1000", "--log-level", "warning"])
     try:
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + options.start_seconds
         while True:
             try:
                 socket.create_connection(("127.0.0.1", http_port)).close()
