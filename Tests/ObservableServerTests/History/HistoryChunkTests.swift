@@ -27,21 +27,23 @@ struct HistoryChunkTests {
 
   @Test func aPublishsFrontIsTrimmedByACountAndItIsFreedOnce() {
     var log = Self.listingLog(.init(valuesPerTopic: 3))
-    let values = ["1", "2", "3", "4", "5"]
+    let first = Storage.publish(["1", "2", "3", "4", "5"])
     // More values than the topic keeps: the publish trims itself.
-    #expect(Storage.record(&log, "a", values) == 1)
+    #expect(Storage.record(&log, "a", first) == 1)
     #expect(Self.values(log, "a") == ["3:3", "4:4", "5:5"])
     #expect(log.values == 3 && log.chunks == 1 && log.evictedTotal == 2)
-    #expect(log.bytes == Storage.cost(values))
+    #expect(log.bytes == first.cost)
     #expect(log.topic("a")?.lastEvicted == 2)
-    Storage.record(&log, "a", ["6"])
+    let second = Storage.publish(["6"])
+    let third = Storage.publish(["7", "8"])
+    Storage.record(&log, "a", second)
     #expect(Self.values(log, "a") == ["4:4", "5:5", "6:6"])
     #expect(log.chunks == 2)
     // The first publish's last value goes: the publish with it, its bytes counted off once.
-    Storage.record(&log, "a", ["7", "8"])
+    Storage.record(&log, "a", third)
     #expect(Self.values(log, "a") == ["6:6", "7:7", "8:8"])
     #expect(log.chunks == 2 && log.values == 3 && log.evictedTotal == 5)
-    #expect(log.bytes == Storage.cost(["6"]) + Storage.cost(["7", "8"]))
+    #expect(log.bytes == second.cost + third.cost)
     #expect(log.evictedSequences == [1, 2, 3, 4, 5])
     #expect(log.topic("a")?.lastEvicted == 5)
     #expect(log.reaches(back: 5, "a", isPattern: false))
@@ -67,33 +69,34 @@ struct HistoryChunkTests {
   }
 
   @Test func theByteLimitEvictsWholePublishesAcrossTheirBoundaries() {
-    let big = ["o1", "o2", "o3", "o4"]
-    let small = ["n5"]
-    let limit = Storage.cost(big) + 2 * Storage.cost(small)
+    let big = Storage.publish(["o1", "o2", "o3", "o4"])
+    let small = ["n5", "n6", "n7"].map { Storage.publish([$0]) }
+    let limit = big.cost + small[0].cost + small[1].cost
     var log = Self.listingLog(.init(valuesPerTopic: 100, maxBytes: limit))
     Storage.record(&log, "old", big)
-    Storage.record(&log, "new", small)
-    Storage.record(&log, "new", ["n6"])
+    Storage.record(&log, "new", small[0])
+    Storage.record(&log, "new", small[1])
     #expect(log.values == 6 && log.bytes == limit)
     // One more small publish passes the limit: the server's oldest publish goes whole, all
     // four of its values counted.
-    Storage.record(&log, "new", ["n7"])
+    Storage.record(&log, "new", small[2])
     #expect(log.topic("old") == nil)
     #expect(log.values == 3 && log.chunks == 3 && log.evictedTotal == 4)
-    #expect(log.bytes == 3 * Storage.cost(small))
+    #expect(log.bytes == small.map(\.cost).reduce(0, +))
     #expect(log.evictedSequences == [1, 2, 3, 4])
     #expect(log.droppedThrough == 4)
     #expect(Self.values(log, "new") == ["5:n5", "6:n6", "7:n7"])
   }
 
   @Test func theByteLimitCountsATrimmedPublishUntilItGoes() {
-    let values = (1...6).map { "v\($0)" }
-    let limit = Storage.cost(values) + Storage.cost(["w7"])
+    let six = Storage.publish((1...6).map { "v\($0)" })
+    let seventh = Storage.publish(["w7"])
+    let limit = six.cost + seventh.cost
     var log = Self.listingLog(.init(valuesPerTopic: 3, maxBytes: limit))
-    Storage.record(&log, "t", values)
+    Storage.record(&log, "t", six)
     // Three of its values were trimmed, but the publish's bytes are still held.
-    #expect(log.values == 3 && log.bytes == Storage.cost(values))
-    Storage.record(&log, "t", ["w7"])
+    #expect(log.values == 3 && log.bytes == six.cost)
+    Storage.record(&log, "t", seventh)
     #expect(log.bytes == limit && log.values == 3)
     #expect(Self.values(log, "t") == ["5:v5", "6:v6", "7:w7"])
     // Past the limit the server's oldest publish goes, with the two values it still held.
@@ -107,12 +110,13 @@ struct HistoryChunkTests {
     let second = 1_000_000_000
     var log = Self.listingLog(.init(valuesPerTopic: 3, timeToLive: .seconds(10)))
     Storage.record(&log, "a", ["1", "2", "3", "4"], at: second)
-    Storage.record(&log, "a", ["5"], at: 8 * second)
+    let last = Storage.publish(["5"])
+    Storage.record(&log, "a", last, at: 8 * second)
     #expect(Self.values(log, "a") == ["3:3", "4:4", "5:5"])
     log.evictExpired(now: 12 * second)
     #expect(Self.values(log, "a") == ["5:5"])
     #expect(log.evictedSequences == [1, 2, 3, 4])
-    #expect(log.values == 1 && log.chunks == 1 && log.bytes == Storage.cost(["5"]))
+    #expect(log.values == 1 && log.chunks == 1 && log.bytes == last.cost)
     log.evictExpired(now: 19 * second)
     #expect(log.topic("a") == nil && log.values == 0 && log.bytes == 0 && log.chunks == 0)
   }

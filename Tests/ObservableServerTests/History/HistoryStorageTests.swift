@@ -7,7 +7,7 @@ import Testing
 @Suite("History storage", .timeLimit(.minutes(1)))
 struct HistoryStorageTests {
   /// The plain lines of `values`, one after another, as one publish carries them, in storage of
-  /// their size, so that publishes of as many bytes cost the same.
+  /// their size, so that the history keeps the array itself.
   static func lines(_ values: [String]) -> [UInt8] {
     let text = values.map { $0 + "\n" }.joined().utf8
     return [UInt8](unsafeUninitializedCapacity: text.count) { target, initialized in
@@ -15,9 +15,27 @@ struct HistoryStorageTests {
     }
   }
 
-  /// What a publish of `values` counts against `--max-history-bytes`.
-  static func cost(_ values: [String]) -> Int {
-    HistoryChunk(lines(values), first: 1, total: values.count, time: 0).cost
+  /// One publish's lines, built once, so that a test counts the very array the log holds: an
+  /// array's capacity is what malloc gave it, and two allocations of one size can differ by a
+  /// few bytes, so the cost of a copy is not the cost of the original.
+  struct Publish {
+    let lines: [UInt8]
+    let count: Int
+    /// What the publish counts against `--max-history-bytes`.
+    var cost: Int { HistoryChunk(lines, first: 1, total: count, time: 0).cost }
+  }
+
+  /// A publish of `values`.
+  static func publish(_ values: [String]) -> Publish {
+    Publish(lines: lines(values), count: values.count)
+  }
+
+  /// Keeps `publish` as lines of topic `name`; returns the first sequence.
+  @discardableResult
+  static func record(
+    _ log: inout HistoryLog, _ name: String, _ publish: Publish, at time: Int = 0
+  ) -> UInt64 {
+    log.record(publish.lines, count: publish.count, name: name, at: time)
   }
 
   /// Keeps `values` as lines of topic `name`, in one publish; returns the first sequence.
@@ -25,7 +43,7 @@ struct HistoryStorageTests {
   static func record(
     _ log: inout HistoryLog, _ name: String, _ values: [String], at time: Int = 0
   ) -> UInt64 {
-    log.record(lines(values), count: values.count, name: name, at: time)
+    record(&log, name, publish(values), at: time)
   }
 
   /// The values topic `name` holds, oldest first, without their newlines.
@@ -52,34 +70,40 @@ struct HistoryStorageTests {
   }
 
   @Test func theByteLimitEvictsTheServersOldestFirstWhateverItsTopic() {
-    let cost = Self.cost(["o00000001"])  // one value of 9 bytes and its newline
-    var log = HistoryLog(configuration: .init(valuesPerTopic: 100, maxBytes: 4 * cost))
-    for value in ["o00000001", "o00000002"] { Self.record(&log, "old", [value]) }
-    for value in ["n00000001", "n00000002"] { Self.record(&log, "new", [value]) }
-    #expect(log.bytes == 4 * cost)
-    Self.record(&log, "new", ["n00000003"])
+    // One value of 9 bytes and its newline each.
+    let old = ["o00000001", "o00000002"].map { Self.publish([$0]) }
+    let new = ["n00000001", "n00000002", "n00000003", "n00000004"].map { Self.publish([$0]) }
+    let limit = (old + new[..<2]).map(\.cost).reduce(0, +)
+    var log = HistoryLog(configuration: .init(valuesPerTopic: 100, maxBytes: limit))
+    for publish in old { Self.record(&log, "old", publish) }
+    for publish in new[..<2] { Self.record(&log, "new", publish) }
+    #expect(log.bytes == limit)
+    Self.record(&log, "new", new[2])
     #expect(Self.held(log, "old") == ["o00000002"])
-    Self.record(&log, "new", ["n00000004"])
+    Self.record(&log, "new", new[3])
     // The old topic lost its last value, so the history forgot it.
     #expect(log.topic("old") == nil)
     #expect(Self.held(log, "new") == ["n00000001", "n00000002", "n00000003", "n00000004"])
-    #expect(log.bytes == 4 * cost)
+    #expect(log.bytes == new.map(\.cost).reduce(0, +))
     #expect(log.droppedThrough == 2)
     #expect(!log.reaches(back: 1, "old", isPattern: false))
     #expect(!log.reaches(back: 0, "*", isPattern: true))
   }
 
   @Test func aSlotReusedByAnotherTopicKeepsItsValues() {
-    let cost = Self.cost(["a"])
-    var log = HistoryLog(configuration: .init(valuesPerTopic: 1, maxBytes: 2 * cost))
+    let b = Self.publish(["b"])
+    let c = Self.publish(["c"])
+    let d = Self.publish(["d"])
+    let limit = c.cost + max(b.cost, d.cost)
+    var log = HistoryLog(configuration: .init(valuesPerTopic: 1, maxBytes: limit))
     // "a" keeps one value, so its earlier ones stay in the order as stale entries.
     for value in 1...5 { Self.record(&log, "a", ["\(value)"]) }
-    Self.record(&log, "b", ["b"])
-    Self.record(&log, "c", ["c"])
+    Self.record(&log, "b", b)
+    Self.record(&log, "c", c)
     // "a" went for the byte limit; "d" takes its slot, and the limit takes the server's
     // oldest value, of "b".
     #expect(log.topic("a") == nil)
-    Self.record(&log, "d", ["d"])
+    Self.record(&log, "d", d)
     #expect(log.topic("b") == nil)
     #expect(Self.held(log, "c") == ["c"])
     #expect(Self.held(log, "d") == ["d"])
