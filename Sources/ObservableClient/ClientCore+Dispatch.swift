@@ -6,7 +6,8 @@
 
 extension ClientCore {
   /// Routes one line from the server: a reply to the oldest pending request, a delivery to the
-  /// observers of the subscription it came through.
+  /// observers of the subscription it came through, a gap notice (a clustered server's
+  /// subscription that fell behind its history) to the observers of gaps.
   func handle(_ line: ArraySlice<UInt8>) {
     guard let parsed = ServerLine.decode(line) else {
       logger.warning(
@@ -19,6 +20,8 @@ extension ClientCore {
     } else if let stream = parsed.stream, let value = RawJSONMember.value(named: "value", in: line)
     {
       deliver(stream: stream, sub: parsed.sub, position: parsed.pos, value: value, line: line)
+    } else if parsed.recovered == false, let stream = parsed.stream {
+      reportLoss(of: parsed.sub ?? stream)
     }
   }
 

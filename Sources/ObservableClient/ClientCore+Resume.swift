@@ -30,6 +30,13 @@ extension ClientCore {
     for observer in observers { observer.next(gap) }
   }
 
+  /// Reports the gap a clustered server's notice announces: values of `subscription` after
+  /// its last position are gone, lost while it was connected.
+  func reportLoss(of subscription: String) {
+    let since = state.withLock { $0.book.position(of: subscription) } ?? ""
+    report(ResumeGap(subscription: subscription, since: since, cause: .historyEvicted))
+  }
+
   /// The gap, if any, that the reply to a subscribe of `name` after `since` reveals.
   static func gap(
     _ name: String, since: String?, resumable: Bool, reply: ServerLine

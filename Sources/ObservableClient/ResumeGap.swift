@@ -1,5 +1,8 @@
 /// A subscription that resumed after a reconnect, or from a given `since`, without every value
-/// it missed: the values published meanwhile that the server no longer holds are lost.
+/// it missed: the values published meanwhile that the server no longer holds are lost. A
+/// clustered server also reports one, with ``Cause/historyEvicted``, for a subscription whose
+/// values JetStream dropped before they reached it while it was connected (`since` is then
+/// the subscription's last position).
 ///
 /// ``ObservableClient/gaps`` reports one each time it happens, before the values the server
 /// still held for the subscription; they and the live values then follow as usual.

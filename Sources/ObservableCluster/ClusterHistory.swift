@@ -102,14 +102,19 @@ package final class ClusterHistory: @unchecked Sendable {
       break
     case .gap:
       restart(feed)
-    case .value(let sequence):
+    case .value(let sequence, let pending):
       var line: [UInt8] = []
-      if HistoryLines.append(
-        message.payload, subject: message.subject, sequence: sequence, name: feed.name,
-        isPattern: feed.isPattern, epoch: feed.epoch, subjects: link.subjects, to: &line)
-      {
-        feed.observer.next(line)
-      }
+      guard
+        HistoryLines.append(
+          message.payload, subject: message.subject, sequence: sequence, name: feed.name,
+          isPattern: feed.isPattern, epoch: feed.epoch, subjects: link.subjects, to: &line)
+      else { break }
+      // A value JetStream dropped before the consumer reached it leaves no trace in the
+      // delivery after it, but that delivery then has at least `--history - 1` more held
+      // behind it (see ``take(_:sequence:suspect:of:)``): only then is it checked.
+      let suspect = feed.checkNext || pending + 1 >= UInt64(settings.valuesPerTopic)
+      feed.checkNext = false
+      take(line, sequence: sequence, suspect: suspect, of: feed)
     }
     return true
   }
@@ -127,6 +132,7 @@ package final class ClusterHistory: @unchecked Sendable {
     else { return }
     feed.sid = sid
     feed.nextConsumerSequence = 1
+    feed.checkNext = true
     feed.lastHeard = .now
     consumers[sid] = feed
     let call = JetStreamAPI.createSequenceConsumer(

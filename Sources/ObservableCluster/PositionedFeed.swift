@@ -18,8 +18,19 @@ final class PositionedFeed {
   let observer: StreamObserver
   /// The epoch of the stream the sequences belong to.
   var epoch: UInt32
-  /// The stream sequence of the last value delivered (or the one before the first wanted).
+  /// The stream sequence of the last value received (or the one before the first wanted).
   var lastSequence: UInt64
+  /// The stream sequence of the last value handed to the observer (or the one before the
+  /// first wanted): where the values held back start.
+  var lastSent: UInt64
+  /// Values received while a check for lost values runs, in order, held back so that a gap
+  /// notice can come before them; `suspect` marks one that may follow a loss.
+  var held: [(line: [UInt8], sequence: UInt64, suspect: Bool)] = []
+  /// Whether a check for lost values runs.
+  var isChecking = false
+  /// Whether the next value is checked whatever its pending count says: the first of a new
+  /// consumer, which starts after a pause in which values may have gone.
+  var checkNext = true
   /// The sid of the current consumer's deliver subject, 0 before there is one.
   var sid: UInt64 = 0
   /// The current consumer's name, once JetStream made it.
@@ -37,14 +48,15 @@ final class PositionedFeed {
     self.observer = observer
     self.epoch = epoch
     lastSequence = after
+    lastSent = after
   }
 
   /// What a message on the deliver subject means for the feed.
   enum Delivery {
     /// A heartbeat or another status: the consumer is alive.
     case alive
-    /// The next value, stored as `sequence`.
-    case value(sequence: UInt64)
+    /// The next value, stored as `sequence`, with `pending` more of the filter held after it.
+    case value(sequence: UInt64, pending: UInt64)
     /// A value came out of order, or was lost: the consumer must be replaced.
     case gap
     /// A value already delivered.
@@ -61,6 +73,6 @@ final class PositionedFeed {
     guard metadata.consumerSequence == nextConsumerSequence else { return .gap }
     nextConsumerSequence += 1
     lastSequence = metadata.streamSequence
-    return .value(sequence: metadata.streamSequence)
+    return .value(sequence: metadata.streamSequence, pending: metadata.pending)
   }
 }

@@ -1,5 +1,6 @@
 import IndefiniteObservable
 import TestSupport
+import Testing
 
 @testable import ObservableClient
 
@@ -43,5 +44,35 @@ struct ResumingClients: Sendable {
     for subscription in subscriptions { subscription.unsubscribe() }
     subscriber.close()
     publisher.close()
+  }
+}
+
+extension ResumingClients {
+  /// Expects that `feed.1` and every topic of `feed.*` got the values 0 to `rounds - 1` once
+  /// each and in order, all with positions, and that no gap was reported.
+  func expectEveryValueOnce(
+    rounds: Int, topics: [String], sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let expected = Array(0..<rounds)
+    #expect(
+      ReceivedValues.byTopic(exact.all) == ["feed.1": expected], sourceLocation: sourceLocation)
+    #expect(
+      ReceivedValues.byTopic(pattern.all)
+        == Dictionary(uniqueKeysWithValues: topics.map { ($0, expected) }),
+      sourceLocation: sourceLocation)
+    #expect(
+      exact.all.allSatisfy { $0.position != nil && $0.subscription == "feed.1" },
+      sourceLocation: sourceLocation)
+    #expect(gaps.all.isEmpty, sourceLocation: sourceLocation)
+  }
+
+  /// Expects gaps reported for both subscriptions, each as history that no longer reaches
+  /// back, and no value twice or out of order on either.
+  func expectGapsReportedAndNothingTwice(sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(
+      Set(gaps.all.map(\.subscription)) == ["feed.1", "feed.*"], sourceLocation: sourceLocation)
+    #expect(gaps.all.allSatisfy { $0.cause == .historyEvicted }, sourceLocation: sourceLocation)
+    #expect(ReceivedValues.strictlyIncreasing(exact.all), sourceLocation: sourceLocation)
+    #expect(ReceivedValues.strictlyIncreasing(pattern.all), sourceLocation: sourceLocation)
   }
 }
