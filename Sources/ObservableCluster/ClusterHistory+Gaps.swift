@@ -11,10 +11,10 @@ import ObservableWire
 /// in between. But a topic drops its oldest value only when it holds `--history` newer ones,
 /// all still ahead of the consumer, so the first delivery after a loss has at least
 /// `--history - 1` values of its filter pending behind it (the `pending` of its reply
-/// subject). Only such a delivery (and the first of each new consumer) is checked: it and
-/// the values after it are held back while JetStream is asked which topics of the filter
-/// hold `--history` values and start after the last value sent; each gets a notice, then
-/// the held values go out. The check errs on the side of caution by one value: a topic
+/// subject), whichever consumer brings it (a new one starts after the last value received).
+/// Only such a delivery is checked: it and the values after it are held back while
+/// JetStream is asked which topics of the filter hold `--history` values and start after the
+/// last value sent; each gets a notice, then the held values go out. The check errs on the side of caution by one value: a topic
 /// exactly `--history` values ahead also gets a notice, though it lost nothing yet.
 extension ClusterHistory {
   /// Topics full to `--history` whose oldest value a check reads at most; a filter with more

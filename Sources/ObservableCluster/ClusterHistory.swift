@@ -112,9 +112,9 @@ package final class ClusterHistory: @unchecked Sendable {
       // A value JetStream dropped before the consumer reached it leaves no trace in the
       // delivery after it, but that delivery then has at least `--history - 1` more held
       // behind it (see ``take(_:sequence:suspect:of:)``): only then is it checked.
-      let suspect = feed.checkNext || pending + 1 >= UInt64(settings.valuesPerTopic)
-      feed.checkNext = false
-      take(line, sequence: sequence, suspect: suspect, of: feed)
+      take(
+        line, sequence: sequence, suspect: pending + 1 >= UInt64(settings.valuesPerTopic),
+        of: feed)
     }
     return true
   }
@@ -132,7 +132,6 @@ package final class ClusterHistory: @unchecked Sendable {
     else { return }
     feed.sid = sid
     feed.nextConsumerSequence = 1
-    feed.checkNext = true
     feed.lastHeard = .now
     consumers[sid] = feed
     let call = JetStreamAPI.createSequenceConsumer(

@@ -28,9 +28,6 @@ final class PositionedFeed {
   var held: [(line: [UInt8], sequence: UInt64, suspect: Bool)] = []
   /// Whether a check for lost values runs.
   var isChecking = false
-  /// Whether the next value is checked whatever its pending count says: the first of a new
-  /// consumer, which starts after a pause in which values may have gone.
-  var checkNext = true
   /// The sid of the current consumer's deliver subject, 0 before there is one.
   var sid: UInt64 = 0
   /// The current consumer's name, once JetStream made it.
