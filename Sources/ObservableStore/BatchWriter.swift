@@ -14,16 +14,23 @@ final class BatchWriter: @unchecked Sendable {
   private let commit: SQLiteStatement
   /// The epoch's last sequence as committed.
   private var lastSequence: UInt64
+  /// The `retained` table's row of each topic.
+  private var rows: RetainedRows
 
-  /// A writer for `database`, whose epoch's last sequence is `lastSequence`.
-  init(database: SQLiteDatabase, lastSequence: UInt64) throws(SQLiteFailure) {
+  /// A writer for `database`, whose epoch's last sequence is `lastSequence` and whose
+  /// `retained` table holds the topics of `rows`.
+  init(database: SQLiteDatabase, lastSequence: UInt64, rows: RetainedRows)
+    throws(SQLiteFailure)
+  {
     self.database = database
     self.lastSequence = lastSequence
+    self.rows = rows
     // A replace rather than an upsert (`ON CONFLICT … DO UPDATE`): the same row in the end,
-    // since the table has no other column, index or trigger, for fewer of SQLite's
-    // instructions per value (Docs/operations.md, the store's figures).
-    retain = try database.prepare("INSERT OR REPLACE INTO retained (stream, value) VALUES (?, ?)")
-    clear = try database.prepare("DELETE FROM retained WHERE stream = ?")
+    // since the table has no other index or trigger, for fewer of SQLite's instructions per
+    // value (Docs/operations.md, the store's figures).
+    retain = try database.prepare(
+      "INSERT OR REPLACE INTO retained (id, stream, value) VALUES (?, ?, ?)")
+    clear = try database.prepare("DELETE FROM retained WHERE id = ?")
     append = try database.prepare(
       "INSERT OR REPLACE INTO history (sequence, topic, value, timestamp) VALUES (?, ?, ?, ?)")
     forget = try database.prepare("DELETE FROM history WHERE sequence = ?")
@@ -40,12 +47,13 @@ final class BatchWriter: @unchecked Sendable {
   /// the ones before it could never be read back. A busy topic then costs one row per
   /// transaction, however many times it was published meanwhile.
   func write(_ changes: [StoreChange]) throws(SQLiteFailure) {
-    let superseded = Self.superseded(changes)
+    let ids = rows.plan(changes)
+    var cleared: [String] = []
     try begin.run()
     do throws(SQLiteFailure) {
       var highest = lastSequence
-      for (index, change) in changes.enumerated() where !superseded[index] {
-        try write(change, highest: &highest)
+      for (index, change) in changes.enumerated() where ids[index] != RetainedRows.superseded {
+        try write(change, id: ids[index], highest: &highest, cleared: &cleared)
       }
       if highest > lastSequence {
         try advance.bind(1, Int64(bitPattern: highest))
@@ -53,6 +61,7 @@ final class BatchWriter: @unchecked Sendable {
       }
       try commit.run()
       lastSequence = highest
+      rows.forget(cleared)
     } catch {
       // SQLite rolls some failures back by itself (a full disk may); the rest are ours to.
       if database.inTransaction { try? database.execute("ROLLBACK") }
@@ -73,32 +82,18 @@ final class BatchWriter: @unchecked Sendable {
     database.close()
   }
 
-  /// For each of `changes`, whether it is a retained change that a later one to the same
-  /// topic replaces.
-  private static func superseded(_ changes: [StoreChange]) -> [Bool] {
-    var superseded = [Bool](repeating: false, count: changes.count)
-    guard changes.count > 1 else { return superseded }
-    var last: [String: Int] = [:]
-    last.reserveCapacity(changes.count)
-    for (index, change) in changes.enumerated() {
-      let stream: String
-      switch change {
-      case .retain(let value): stream = value.stream
-      case .clearRetained(let name): stream = name
-      case .appendHistory, .forgetHistory: continue
-      }
-      if let earlier = last.updateValue(index, forKey: stream) { superseded[earlier] = true }
-    }
-    return superseded
-  }
-
-  private func write(_ change: StoreChange, highest: inout UInt64) throws(SQLiteFailure) {
+  /// Writes `change`, a retained one as row `id`; raises `highest` to a history entry's
+  /// sequence and adds a cleared topic to `cleared`.
+  private func write(
+    _ change: StoreChange, id: Int64, highest: inout UInt64, cleared: inout [String]
+  ) throws(SQLiteFailure) {
     switch change {
     case .retain(let value):
-      try retain.run(text: value.stream, bytes: value.value)
+      try retain.run(id: id, text: value.stream, bytes: value.value)
     case .clearRetained(let stream):
-      try clear.bind(1, stream)
+      try clear.bind(1, id)
       try clear.run()
+      cleared.append(stream)
     case .appendHistory(let entry):
       try append.bind(1, Int64(bitPattern: entry.sequence))
       try append.bind(2, entry.topic)

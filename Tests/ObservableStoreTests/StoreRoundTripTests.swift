@@ -50,6 +50,33 @@ final class StoreRoundTripTests: StoreTestCase {
       contents.epoch, StoreEpoch(id: fresh.epoch.id, lastSequence: 7, continued: true))
   }
 
+  /// Topics are written by row ids the writer keeps: across transactions and restarts, a
+  /// topic cleared and retained again, or retained many times, has one row, its last value.
+  func testEachTopicKeepsOneRowAcrossTransactionsAndRestarts() throws {
+    for round in 0..<3 {
+      let (store, contents) = try open()
+      if round > 0 {
+        XCTAssertEqual(
+          contents.retained.sorted { $0.stream < $1.stream },
+          [RetainedValue("kept", "\(round - 1)"), RetainedValue("toggled", "\(round - 1)")])
+      }
+      for step in 0..<3 {
+        let changes: [StoreChange] = [
+          .retain(RetainedValue("kept", "\(round)")), .retain(RetainedValue("toggled", "x")),
+          step == 2
+            ? .retain(RetainedValue("toggled", "\(round)")) : .clearRetained(stream: "toggled"),
+          .retain(RetainedValue("new\(round)", "x")), .clearRetained(stream: "new\(round)"),
+        ]
+        guard case .success = write(changes, to: store) else { return XCTFail("not written") }
+        guard case .success = write([.clearRetained(stream: "never")], to: store) else {
+          return XCTFail("not written")
+        }
+      }
+      store.close()
+      XCTAssertEqual(RawDatabase.integer("SELECT count(*) FROM retained", at: storePath), 2)
+    }
+  }
+
   func testEveryNewStoreHasItsOwnEpoch() throws {
     let (first, contents) = try open()
     first.close()
