@@ -6,6 +6,9 @@
 final class BatchWriter: @unchecked Sendable {
   private let database: SQLiteDatabase
   private let retain: SQLiteStatement
+  /// ``retain`` for several rows at once: one statement for each of ``rowsPerStatement``,
+  /// most first.
+  private let retainMany: [SQLiteStatement]
   private let clear: SQLiteStatement
   private let append: SQLiteStatement
   private let forget: SQLiteStatement
@@ -28,8 +31,16 @@ final class BatchWriter: @unchecked Sendable {
     // A replace rather than an upsert (`ON CONFLICT … DO UPDATE`): the same row in the end,
     // since the table has no other index or trigger, for fewer of SQLite's instructions per
     // value (Docs/operations.md, the store's figures).
-    retain = try database.prepare(
-      "INSERT OR REPLACE INTO retained (id, stream, value) VALUES (?, ?, ?)")
+    let insert = "INSERT OR REPLACE INTO retained (id, stream, value) VALUES (?, ?, ?)"
+    retain = try database.prepare(insert)
+    // Each statement run has a cost of its own (opening the table, ending the statement) that
+    // was a third of SQLite's work on a row; one run for many rows shares it.
+    var retainMany: [SQLiteStatement] = []
+    for rows in Self.rowsPerStatement {
+      retainMany.append(
+        try database.prepare(insert + String(repeating: ", (?, ?, ?)", count: rows - 1)))
+    }
+    self.retainMany = retainMany
     clear = try database.prepare("DELETE FROM retained WHERE id = ?")
     append = try database.prepare(
       "INSERT OR REPLACE INTO history (sequence, topic, value, timestamp) VALUES (?, ?, ?, ?)")
@@ -39,6 +50,11 @@ final class BatchWriter: @unchecked Sendable {
     begin = try database.prepare("BEGIN")
     commit = try database.prepare("COMMIT")
   }
+
+  /// How many retained values each of ``retainMany`` writes in one run. A transaction of a
+  /// few values (what the writer takes while it keeps up with one pipelining client in
+  /// `batch` and `off`) shares runs too.
+  static let rowsPerStatement = [32, 8, 4]
 
   /// Writes `changes` in one transaction: all of them, or, when it throws, none.
   ///
@@ -52,9 +68,17 @@ final class BatchWriter: @unchecked Sendable {
     try begin.run()
     do throws(SQLiteFailure) {
       var highest = lastSequence
+      // Retained values go last, many rows a statement: each topic has at most one change
+      // left here, so no two of them, and none of them and another change, touch one row.
+      var retained: [(id: Int64, value: RetainedValue)] = []
       for (index, change) in changes.enumerated() where ids[index] != RetainedRows.superseded {
-        try write(change, id: ids[index], highest: &highest, cleared: &cleared)
+        if case .retain(let value) = change {
+          retained.append((ids[index], value))
+        } else {
+          try write(change, id: ids[index], highest: &highest, cleared: &cleared)
+        }
       }
+      try write(retained)
       if highest > lastSequence {
         try advance.bind(1, Int64(bitPattern: highest))
         try advance.run()
@@ -82,6 +106,28 @@ final class BatchWriter: @unchecked Sendable {
     database.close()
   }
 
+  /// Writes `retained`, each value as its row: as many rows a statement as
+  /// ``rowsPerStatement`` allows, the rest one at a time.
+  private func write(_ retained: [(id: Int64, value: RetainedValue)]) throws(SQLiteFailure) {
+    var start = 0
+    for (rows, statement) in zip(Self.rowsPerStatement, retainMany) {
+      while retained.count - start >= rows {
+        // Copies of the text and bytes: bound in place, they would have to outlive the loop.
+        for (row, (id, value)) in retained[start..<start + rows].enumerated() {
+          let first = Int32(row) * 3 + 1
+          try statement.bind(first, id)
+          try statement.bind(first + 1, value.stream)
+          try statement.bind(first + 2, value.value)
+        }
+        try statement.run()
+        start += rows
+      }
+    }
+    for (id, value) in retained[start...] {
+      try retain.run(id: id, text: value.stream, bytes: value.value)
+    }
+  }
+
   /// Writes `change`, a retained one as row `id`; raises `highest` to a history entry's
   /// sequence and adds a cleared topic to `cleared`.
   private func write(
@@ -89,7 +135,7 @@ final class BatchWriter: @unchecked Sendable {
   ) throws(SQLiteFailure) {
     switch change {
     case .retain(let value):
-      try retain.run(id: id, text: value.stream, bytes: value.value)
+      try write([(id, value)])
     case .clearRetained(let stream):
       try clear.bind(1, id)
       try clear.run()

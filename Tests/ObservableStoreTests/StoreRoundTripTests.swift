@@ -77,6 +77,35 @@ final class StoreRoundTripTests: StoreTestCase {
     }
   }
 
+  /// A transaction of many values is written several rows a statement (32, 8, 4, then one at
+  /// a time): 46 topics, two of them published twice, and a clear and history between them,
+  /// all come back as the last change of each said.
+  func testManyValuesOfOneTransactionComeBack() throws {
+    let (store, _) = try open()
+    var changes = (0..<46).map { StoreChange.retain(RetainedValue("t\($0)", "old")) }
+    guard case .success = write(changes, to: store) else { return XCTFail("not written") }
+    changes = (0..<46).map { StoreChange.retain(RetainedValue("t\($0)", "v\($0)")) }
+    changes[3] = .retain(RetainedValue(stream: "t3", value: []))
+    changes[10] = .clearRetained(stream: "t10")
+    changes.insert(
+      .appendHistory(HistoryEntry(topic: "h", sequence: 1, value: [1], timestamp: 1)), at: 20)
+    changes += [.retain(RetainedValue("t7", "again")), .retain(RetainedValue("t44", "last"))]
+    guard case .success = write(changes, to: store) else { return XCTFail("not written") }
+    store.close()
+
+    let (again, contents) = try open()
+    again.close()
+    var expected = (0..<46).map { RetainedValue("t\($0)", "v\($0)") }
+    expected[3] = RetainedValue(stream: "t3", value: [])
+    expected[7] = RetainedValue("t7", "again")
+    expected[44] = RetainedValue("t44", "last")
+    expected.remove(at: 10)
+    XCTAssertEqual(
+      contents.retained.sorted { $0.stream < $1.stream }, expected.sorted { $0.stream < $1.stream })
+    XCTAssertEqual(contents.history.map(\.sequence), [1])
+    XCTAssertEqual(RawDatabase.integer("SELECT count(*) FROM retained", at: storePath), 45)
+  }
+
   func testEveryNewStoreHasItsOwnEpoch() throws {
     let (first, contents) = try open()
     first.close()
