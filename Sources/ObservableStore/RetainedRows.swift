@@ -30,10 +30,18 @@ struct RetainedRows {
   /// bits never wrap.
   private var batch: UInt64 = 0
 
-  /// The rows of a loaded table: each topic's id; new ids follow the highest.
-  init(ids: [String: Int64]) {
-    rows = ids.mapValues { Row(id: $0, batch: 0, index: 0) }
-    nextID = (ids.values.max() ?? 0) + 1
+  /// No rows yet: a new table, or one being loaded (``load(_:id:)``).
+  init() {
+    rows = [:]
+    nextID = 1
+  }
+
+  /// Notes the row `id` of `stream` as the load reads it, in id order; new ids follow the
+  /// highest. Whether the topic had a row already, which the writer never makes: the later
+  /// row is the topic's.
+  mutating func load(_ stream: String, id: Int64) -> Bool {
+    nextID = max(nextID, id + 1)
+    return rows.updateValue(Row(id: id, batch: 0, index: 0), forKey: stream) != nil
   }
 
   /// For each of `changes`, the row id to write a retained change with, ``superseded`` when

@@ -112,22 +112,26 @@ enum StoreFile {
     _ = Glibc.close(descriptor)
   }
 
-  /// Reads every retained value, with its row, and every history entry; `epoch` is the run's.
+  /// Reads every retained value (in name order), with its row, and every history entry;
+  /// `epoch` is the run's.
   ///
   /// Of two rows of one topic, which the writer never makes, the later is the value.
   private static func load(_ database: SQLiteDatabase, epoch: StoreEpoch) throws(SQLiteFailure)
     -> (StoreContents, RetainedRows)
   {
     var retained: [RetainedValue] = []
-    var ids: [String: Int64] = [:]
+    var rows = RetainedRows()
     let values = try database.prepare("SELECT id, stream, value FROM retained ORDER BY id")
     while try values.step() {
       let value = RetainedValue(stream: values.text(1), value: values.bytes(2))
-      if ids.updateValue(values.int64(0), forKey: value.stream) != nil {
+      if rows.load(value.stream, id: values.int64(0)) {
         retained.removeAll { $0.stream == value.stream }
       }
       retained.append(value)
     }
+    // In name order, as the table keyed by name (schema 2) gave them: the server's ordered
+    // index of topic names fills much faster in order than in the order topics were made.
+    retained.sort { $0.stream < $1.stream }
     var history: [HistoryEntry] = []
     let entries = try database.prepare(
       "SELECT topic, sequence, value, timestamp FROM history ORDER BY sequence")
@@ -138,7 +142,7 @@ enum StoreFile {
           value: entries.bytes(2), timestamp: entries.int64(3)))
     }
     return (
-      StoreContents(retained: retained, history: history, epoch: epoch), RetainedRows(ids: ids)
+      StoreContents(retained: retained, history: history, epoch: epoch), rows
     )
   }
 
