@@ -26,9 +26,14 @@ struct StoreWriteGroup {
     if let reply { replies.append(reply) }
   }
 
-  /// Everything added, leaving the group empty.
+  /// Everything added, leaving the group empty, with room for as many as it held: a client
+  /// pipelining sends about as many a read each time, and arrays grown one doubling at a time
+  /// cost the loop 130 instructions a retained publish (300 with `--fsync always`).
   mutating func take() -> StoreWriteGroup {
-    defer { self = StoreWriteGroup() }
-    return self
+    let taken = self
+    self = StoreWriteGroup()
+    writes.reserveCapacity(taken.writes.count)
+    replies.reserveCapacity(taken.replies.count)
+    return taken
   }
 }

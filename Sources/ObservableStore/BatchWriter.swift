@@ -6,6 +6,9 @@
 final class BatchWriter: @unchecked Sendable {
   private let database: SQLiteDatabase
   private let retain: SQLiteStatement
+  /// ``retain`` for several rows at once: one statement for each of ``rowsPerStatement``,
+  /// most first.
+  private let retainMany: [SQLiteStatement]
   private let clear: SQLiteStatement
   private let append: SQLiteStatement
   private let forget: SQLiteStatement
@@ -14,16 +17,31 @@ final class BatchWriter: @unchecked Sendable {
   private let commit: SQLiteStatement
   /// The epoch's last sequence as committed.
   private var lastSequence: UInt64
+  /// The `retained` table's row of each topic.
+  private var rows: RetainedRows
 
-  /// A writer for `database`, whose epoch's last sequence is `lastSequence`.
-  init(database: SQLiteDatabase, lastSequence: UInt64) throws(SQLiteFailure) {
+  /// A writer for `database`, whose epoch's last sequence is `lastSequence` and whose
+  /// `retained` table holds the topics of `rows`.
+  init(database: SQLiteDatabase, lastSequence: UInt64, rows: RetainedRows)
+    throws(SQLiteFailure)
+  {
     self.database = database
     self.lastSequence = lastSequence
+    self.rows = rows
     // A replace rather than an upsert (`ON CONFLICT … DO UPDATE`): the same row in the end,
-    // since the table has no other column, index or trigger, for fewer of SQLite's
-    // instructions per value (Docs/operations.md, the store's figures).
-    retain = try database.prepare("INSERT OR REPLACE INTO retained (stream, value) VALUES (?, ?)")
-    clear = try database.prepare("DELETE FROM retained WHERE stream = ?")
+    // since the table has no other index or trigger, for fewer of SQLite's instructions per
+    // value (Docs/operations.md, the store's figures).
+    let insert = "INSERT OR REPLACE INTO retained (id, stream, value) VALUES (?, ?, ?)"
+    retain = try database.prepare(insert)
+    // Each statement run has a cost of its own (opening the table, ending the statement) that
+    // was a third of SQLite's work on a row; one run for many rows shares it.
+    var retainMany: [SQLiteStatement] = []
+    for rows in Self.rowsPerStatement {
+      retainMany.append(
+        try database.prepare(insert + String(repeating: ", (?, ?, ?)", count: rows - 1)))
+    }
+    self.retainMany = retainMany
+    clear = try database.prepare("DELETE FROM retained WHERE id = ?")
     append = try database.prepare(
       "INSERT OR REPLACE INTO history (sequence, topic, value, timestamp) VALUES (?, ?, ?, ?)")
     forget = try database.prepare("DELETE FROM history WHERE sequence = ?")
@@ -33,6 +51,11 @@ final class BatchWriter: @unchecked Sendable {
     commit = try database.prepare("COMMIT")
   }
 
+  /// How many retained values each of ``retainMany`` writes in one run. A transaction of a
+  /// few values (what the writer takes while it keeps up with one pipelining client in
+  /// `batch` and `off`) shares runs too.
+  static let rowsPerStatement = [32, 8, 4]
+
   /// Writes `changes` in one transaction: all of them, or, when it throws, none.
   ///
   /// Of several retained changes (``StoreChange/retain(_:)``, ``StoreChange/clearRetained(stream:)``)
@@ -40,19 +63,29 @@ final class BatchWriter: @unchecked Sendable {
   /// the ones before it could never be read back. A busy topic then costs one row per
   /// transaction, however many times it was published meanwhile.
   func write(_ changes: [StoreChange]) throws(SQLiteFailure) {
-    let superseded = Self.superseded(changes)
+    let ids = rows.plan(changes)
+    var cleared: [String] = []
     try begin.run()
     do throws(SQLiteFailure) {
       var highest = lastSequence
-      for (index, change) in changes.enumerated() where !superseded[index] {
-        try write(change, highest: &highest)
+      // Retained values go last, many rows a statement: each topic has at most one change
+      // left here, so no two of them, and none of them and another change, touch one row.
+      var retained: [(id: Int64, value: RetainedValue)] = []
+      for (index, change) in changes.enumerated() where ids[index] != RetainedRows.superseded {
+        if case .retain(let value) = change {
+          retained.append((ids[index], value))
+        } else {
+          try write(change, id: ids[index], highest: &highest, cleared: &cleared)
+        }
       }
+      try write(retained)
       if highest > lastSequence {
         try advance.bind(1, Int64(bitPattern: highest))
         try advance.run()
       }
       try commit.run()
       lastSequence = highest
+      rows.forget(cleared)
     } catch {
       // SQLite rolls some failures back by itself (a full disk may); the rest are ours to.
       if database.inTransaction { try? database.execute("ROLLBACK") }
@@ -73,32 +106,40 @@ final class BatchWriter: @unchecked Sendable {
     database.close()
   }
 
-  /// For each of `changes`, whether it is a retained change that a later one to the same
-  /// topic replaces.
-  private static func superseded(_ changes: [StoreChange]) -> [Bool] {
-    var superseded = [Bool](repeating: false, count: changes.count)
-    guard changes.count > 1 else { return superseded }
-    var last: [String: Int] = [:]
-    last.reserveCapacity(changes.count)
-    for (index, change) in changes.enumerated() {
-      let stream: String
-      switch change {
-      case .retain(let value): stream = value.stream
-      case .clearRetained(let name): stream = name
-      case .appendHistory, .forgetHistory: continue
+  /// Writes `retained`, each value as its row: as many rows a statement as
+  /// ``rowsPerStatement`` allows, the rest one at a time.
+  private func write(_ retained: [(id: Int64, value: RetainedValue)]) throws(SQLiteFailure) {
+    var start = 0
+    for (rows, statement) in zip(Self.rowsPerStatement, retainMany) {
+      while retained.count - start >= rows {
+        // Copies of the text and bytes: bound in place, they would have to outlive the loop.
+        for (row, (id, value)) in retained[start..<start + rows].enumerated() {
+          let first = Int32(row) * 3 + 1
+          try statement.bind(first, id)
+          try statement.bind(first + 1, value.stream)
+          try statement.bind(first + 2, value.value)
+        }
+        try statement.run()
+        start += rows
       }
-      if let earlier = last.updateValue(index, forKey: stream) { superseded[earlier] = true }
     }
-    return superseded
+    for (id, value) in retained[start...] {
+      try retain.run(id: id, text: value.stream, bytes: value.value)
+    }
   }
 
-  private func write(_ change: StoreChange, highest: inout UInt64) throws(SQLiteFailure) {
+  /// Writes `change`, a retained one as row `id`; raises `highest` to a history entry's
+  /// sequence and adds a cleared topic to `cleared`.
+  private func write(
+    _ change: StoreChange, id: Int64, highest: inout UInt64, cleared: inout [String]
+  ) throws(SQLiteFailure) {
     switch change {
     case .retain(let value):
-      try retain.run(text: value.stream, bytes: value.value)
+      try write([(id, value)])
     case .clearRetained(let stream):
-      try clear.bind(1, stream)
+      try clear.bind(1, id)
       try clear.run()
+      cleared.append(stream)
     case .appendHistory(let entry):
       try append.bind(1, Int64(bitPattern: entry.sequence))
       try append.bind(2, entry.topic)

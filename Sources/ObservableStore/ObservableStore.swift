@@ -40,9 +40,10 @@ package final class ObservableStore: Sendable {
     directory: String, fsync: FsyncMode = .always, queueLimit: Int = 65_536,
     queueBytes: Int = 64 << 20
   ) throws(StoreError) -> (store: ObservableStore, contents: StoreContents) {
-    let (database, contents) = try StoreFile.open(directory: directory, fsync: fsync)
+    let (database, contents, rows) = try StoreFile.open(directory: directory, fsync: fsync)
     do {
-      let writer = try BatchWriter(database: database, lastSequence: contents.epoch.lastSequence)
+      let writer = try BatchWriter(
+        database: database, lastSequence: contents.epoch.lastSequence, rows: rows)
       let queue = try WriteQueue(limit: queueLimit, byteLimit: queueBytes)
       let store = ObservableStore(path: database.path, fsync: fsync, queue: queue)
       try store.start(writer)

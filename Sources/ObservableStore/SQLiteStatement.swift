@@ -48,31 +48,34 @@ final class SQLiteStatement {
     try check(code)
   }
 
-  /// Runs the statement once with `text` and `bytes` bound, without copying either, to
-  /// parameters 1 and 2 (`first` and `second`), then readies it to run again.
+  /// Runs the statement once with `id`, `text` and `bytes` bound, without copying either, to
+  /// parameters 1, 2 and 3, then readies it to run again.
   ///
   /// The values are bound in place (`SQLITE_STATIC`) for the one run: SQLite reads them while
   /// the step writes the row and forgets them at the reset, all inside the buffers' scope. A
   /// copy of each (a `malloc` and a `memcpy`) per retained value was a share of the writer's
   /// time.
-  func run(text: String, bytes: [UInt8]) throws(SQLiteFailure) {
+  func run(id: Int64, text: String, bytes: [UInt8]) throws(SQLiteFailure) {
     var text = text
     let failure = text.withUTF8 { utf8 in
       bytes.withUnsafeBytes { blob in
         defer { reset() }
         // An empty buffer may have no address, and a null pointer would bind NULL, which
         // the NOT NULL columns refuse.
-        var code =
-          utf8.isEmpty
-          ? sqlite3_bind_text(handle, 1, Self.emptyText, 0, nil)
-          : UnsafeRawPointer(utf8.baseAddress!).withMemoryRebound(
-            to: CChar.self, capacity: utf8.count
-          ) { sqlite3_bind_text(handle, 1, $0, Int32(utf8.count), nil) }
+        var code = sqlite3_bind_int64(handle, 1, id)
+        if code == SQLITE_OK {
+          code =
+            utf8.isEmpty
+            ? sqlite3_bind_text(handle, 2, Self.emptyText, 0, nil)
+            : UnsafeRawPointer(utf8.baseAddress!).withMemoryRebound(
+              to: CChar.self, capacity: utf8.count
+            ) { sqlite3_bind_text(handle, 2, $0, Int32(utf8.count), nil) }
+        }
         if code == SQLITE_OK {
           code =
             blob.isEmpty
-            ? sqlite3_bind_zeroblob(handle, 2, 0)
-            : sqlite3_bind_blob(handle, 2, blob.baseAddress, Int32(blob.count), nil)
+            ? sqlite3_bind_zeroblob(handle, 3, 0)
+            : sqlite3_bind_blob(handle, 3, blob.baseAddress, Int32(blob.count), nil)
         }
         if code == SQLITE_OK {
           code = sqlite3_step(handle)

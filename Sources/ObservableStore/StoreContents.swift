@@ -61,7 +61,7 @@ package struct StoreEpoch: Sendable, Equatable {
 /// Everything a store holds, loaded at open for the server to fill its topics before it
 /// listens.
 package struct StoreContents: Sendable {
-  /// Every retained value, in no particular order.
+  /// Every retained value, in name order.
   package var retained: [RetainedValue]
   /// Every history entry, in sequence order.
   package var history: [HistoryEntry]

@@ -11,7 +11,7 @@ enum StoreFile {
   ///
   /// A file that fails any check is left exactly as it was.
   static func open(directory: String, fsync: FsyncMode) throws(StoreError) -> (
-    SQLiteDatabase, StoreContents
+    SQLiteDatabase, StoreContents, RetainedRows
   ) {
     let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
     try makeDirectory(directory)
@@ -59,9 +59,9 @@ enum StoreFile {
       try database.execute("PRAGMA synchronous = FULL")
       try StoreSchema.migrate(database, from: version)
       let epoch = try beginRun(database)
-      let contents = try load(database, epoch: epoch)
+      let (contents, rows) = try load(database, epoch: epoch)
       try database.execute("PRAGMA synchronous = \(fsync.synchronousPragma)")
-      return (database, contents)
+      return (database, contents, rows)
     } catch let error as StoreError {
       throw error
     } catch let failure as SQLiteFailure {
@@ -112,15 +112,26 @@ enum StoreFile {
     _ = Glibc.close(descriptor)
   }
 
-  /// Reads every retained value and every history entry; `epoch` is the run's.
+  /// Reads every retained value (in name order), with its row, and every history entry;
+  /// `epoch` is the run's.
+  ///
+  /// Of two rows of one topic, which the writer never makes, the later is the value.
   private static func load(_ database: SQLiteDatabase, epoch: StoreEpoch) throws(SQLiteFailure)
-    -> StoreContents
+    -> (StoreContents, RetainedRows)
   {
     var retained: [RetainedValue] = []
-    let values = try database.prepare("SELECT stream, value FROM retained")
+    var rows = RetainedRows()
+    let values = try database.prepare("SELECT id, stream, value FROM retained ORDER BY id")
     while try values.step() {
-      retained.append(RetainedValue(stream: values.text(0), value: values.bytes(1)))
+      let value = RetainedValue(stream: values.text(1), value: values.bytes(2))
+      if rows.load(value.stream, id: values.int64(0)) {
+        retained.removeAll { $0.stream == value.stream }
+      }
+      retained.append(value)
     }
+    // In name order, as the table keyed by name (schema 2) gave them: the server's ordered
+    // index of topic names fills much faster in order than in the order topics were made.
+    retained.sort { $0.stream < $1.stream }
     var history: [HistoryEntry] = []
     let entries = try database.prepare(
       "SELECT topic, sequence, value, timestamp FROM history ORDER BY sequence")
@@ -130,7 +141,9 @@ enum StoreFile {
           topic: entries.text(0), sequence: UInt64(bitPattern: entries.int64(1)),
           value: entries.bytes(2), timestamp: entries.int64(3)))
     }
-    return StoreContents(retained: retained, history: history, epoch: epoch)
+    return (
+      StoreContents(retained: retained, history: history, epoch: epoch), rows
+    )
   }
 
   /// Reads the epoch and marks the store open (not closed cleanly) until a clean close marks

@@ -9,13 +9,16 @@ enum StoreSchema {
   static let applicationID: Int32 = 0x4F42_5356
 
   /// The schema this server writes.
-  static let version: Int32 = 2
+  static let version: Int32 = 3
 
-  /// Version 2, for a new store: retained values keyed by name in one B-tree, history in
-  /// sequence order (appends go to the end of its B-tree; evictions name the sequence), and
-  /// the epoch's one row, with whether the last run closed the store cleanly.
+  /// Version 3, for a new store: retained values keyed by an integer the writer gives each
+  /// topic (``RetainedRows``; the name is in the row, unique by the writer's care rather
+  /// than an index, which would be a second B-tree to write), history in sequence order
+  /// (appends go to the end of its B-tree; evictions name the sequence), and the epoch's one
+  /// row, with whether the last run closed the store cleanly.
   static let current = """
-    CREATE TABLE retained (stream TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL) WITHOUT ROWID;
+    CREATE TABLE retained (
+      id INTEGER PRIMARY KEY NOT NULL, stream TEXT NOT NULL, value BLOB NOT NULL);
     CREATE TABLE history (
       sequence INTEGER PRIMARY KEY NOT NULL, topic TEXT NOT NULL, value BLOB NOT NULL,
       timestamp INTEGER NOT NULL);
@@ -28,6 +31,7 @@ enum StoreSchema {
   ///
   /// Version 0 is the layout before versions: retained values only, in the same table.
   /// Version 1 keyed history by topic and kept a 64-bit epoch that no position used.
+  /// Version 2 keyed retained values by name, in a `WITHOUT ROWID` table.
   private static func step(from version: Int32, _ database: SQLiteDatabase)
     throws(SQLiteFailure)
   {
@@ -62,6 +66,15 @@ enum StoreSchema {
         ALTER TABLE epoch ADD COLUMN clean INTEGER NOT NULL DEFAULT 0;
         """)
       try database.execute("UPDATE epoch SET id = \(newEpochID())")
+    case 2:
+      try database.execute(
+        """
+        CREATE TABLE retained_v3 (
+          id INTEGER PRIMARY KEY NOT NULL, stream TEXT NOT NULL, value BLOB NOT NULL);
+        INSERT INTO retained_v3 (stream, value) SELECT stream, value FROM retained;
+        DROP TABLE retained;
+        ALTER TABLE retained_v3 RENAME TO retained;
+        """)
     default:
       preconditionFailure("no migration from schema version \(version)")
     }

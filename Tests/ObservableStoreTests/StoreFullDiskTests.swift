@@ -21,15 +21,20 @@ final class StoreFullDiskTests: StoreTestCase {
     defer { mount.unmount() }
     let (store, _) = try open(.always, in: mount.path + "/data")
     let value = String(repeating: "x", count: 256 << 10)
-    guard case .success = write([.retain(RetainedValue("before", "kept"))], to: store) else {
+    let first: [StoreChange] = [
+      .retain(RetainedValue("before", "kept")), .retain(RetainedValue("cleared", "old")),
+    ]
+    guard case .success = write(first, to: store) else {
       store.close()
       return XCTFail("the first write failed")
     }
     let filler = mount.path + "/filler"
     fill(filler)
 
-    // The log must grow for a value this size, and there is no room.
-    let refused = write([.retain(RetainedValue("big", value))], to: store)
+    // The log must grow for a value this size, and there is no room: the clear beside it
+    // fails too, and its row stays.
+    let refused = write(
+      [.retain(RetainedValue("big", value)), .clearRetained(stream: "cleared")], to: store)
     guard case .failure(let error) = refused, case .unavailable(let path, let reason) = error else {
       store.close()
       return XCTFail("a write to a full disk gave \(String(describing: refused))")
@@ -39,7 +44,10 @@ final class StoreFullDiskTests: StoreTestCase {
     XCTAssertEqual(store.statistics.failures, 1)
 
     XCTAssertEqual(unlink(filler), 0)
-    guard case .success = write([.retain(RetainedValue("after", value))], to: store) else {
+    let after: [StoreChange] = [
+      .retain(RetainedValue("after", value)), .retain(RetainedValue("cleared", "new")),
+    ]
+    guard case .success = write(after, to: store) else {
       store.close()
       return XCTFail("a write after the space returned failed")
     }
@@ -49,5 +57,11 @@ final class StoreFullDiskTests: StoreTestCase {
     XCTAssertEqual(retained("before", in: contents), "kept")
     XCTAssertEqual(retained("after", in: contents), value)
     XCTAssertNil(retained("big", in: contents))
+    // The value after the failed clear replaced the topic's row rather than adding a second.
+    XCTAssertEqual(retained("cleared", in: contents), "new")
+    XCTAssertEqual(
+      RawDatabase.integer(
+        "SELECT count(*) FROM retained WHERE stream = 'cleared'",
+        at: mount.path + "/data/observable.sqlite3"), 1)
   }
 }

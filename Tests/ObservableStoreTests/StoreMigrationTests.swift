@@ -24,7 +24,7 @@ final class StoreMigrationTests: StoreTestCase {
       return XCTFail("the migrated store took no history")
     }
     store.close()
-    XCTAssertEqual(RawDatabase.pragma("user_version", at: storePath), 2)
+    XCTAssertEqual(RawDatabase.pragma("user_version", at: storePath), 3)
 
     let (again, reopened) = try open()
     again.close()
@@ -65,7 +65,7 @@ final class StoreMigrationTests: StoreTestCase {
     guard case .success = write([.appendHistory(entry), .forgetHistory(sequence: 1)], to: store)
     else { return XCTFail("the migrated store took no history") }
     store.close()
-    XCTAssertEqual(RawDatabase.pragma("user_version", at: storePath), 2)
+    XCTAssertEqual(RawDatabase.pragma("user_version", at: storePath), 3)
 
     let (again, reopened) = try open()
     again.close()
@@ -74,12 +74,55 @@ final class StoreMigrationTests: StoreTestCase {
     XCTAssertEqual(reopened.history.map(\.sequence), [2, 3, 4])
   }
 
+  /// Version 2, made by hand as its server wrote it: retained values keyed by name. They come
+  /// back, and a later value or clear of a migrated topic replaces its row, never adds one.
+  func testVersionTwoStoreIsMigratedKeepingValuesAndHistory() throws {
+    try RawDatabase.run(
+      """
+      PRAGMA application_id = \(0x4F42_5356);
+      PRAGMA user_version = 2;
+      CREATE TABLE retained (stream TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL) WITHOUT ROWID;
+      CREATE TABLE history (
+        sequence INTEGER PRIMARY KEY NOT NULL, topic TEXT NOT NULL, value BLOB NOT NULL,
+        timestamp INTEGER NOT NULL);
+      CREATE TABLE epoch (
+        id INTEGER NOT NULL, last_sequence INTEGER NOT NULL, clean INTEGER NOT NULL);
+      INSERT INTO retained VALUES ('a', CAST('one' AS BLOB)), ('b', CAST('two' AS BLOB)),
+        ('c', CAST('three' AS BLOB));
+      INSERT INTO history VALUES (7, 'a', X'07', 70);
+      INSERT INTO epoch VALUES (305419896, 7, 1);
+      """, at: storePath)
+
+    let (store, contents) = try open()
+    XCTAssertEqual(retained("a", in: contents), "one")
+    XCTAssertEqual(retained("b", in: contents), "two")
+    XCTAssertEqual(contents.epoch, StoreEpoch(id: 305_419_896, lastSequence: 7))
+    XCTAssertEqual(
+      contents.history, [HistoryEntry(topic: "a", sequence: 7, value: [7], timestamp: 70)])
+    let changes: [StoreChange] = [
+      .retain(RetainedValue("a", "uno")), .clearRetained(stream: "b"),
+      .retain(RetainedValue("d", "four")),
+    ]
+    guard case .success = write(changes, to: store) else {
+      return XCTFail("the migrated store took no change")
+    }
+    store.close()
+    XCTAssertEqual(RawDatabase.pragma("user_version", at: storePath), 3)
+    XCTAssertEqual(RawDatabase.integer("SELECT count(*) FROM retained", at: storePath), 3)
+
+    let (again, reopened) = try open()
+    again.close()
+    XCTAssertEqual(
+      reopened.retained.sorted { $0.stream < $1.stream },
+      [RetainedValue("a", "uno"), RetainedValue("c", "three"), RetainedValue("d", "four")])
+  }
+
   func testNewerSchemaIsRefusedAndLeftAlone() throws {
     try open().store.close()
     try RawDatabase.run("PRAGMA user_version = 9", at: storePath)
     let before = try Data(contentsOf: URL(fileURLWithPath: storePath))
     XCTAssertEqual(
-      openingError(), .newerSchema(path: storePath, version: 9, known: 2))
+      openingError(), .newerSchema(path: storePath, version: 9, known: 3))
     XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: storePath)), before)
   }
 }

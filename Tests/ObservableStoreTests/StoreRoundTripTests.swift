@@ -50,6 +50,62 @@ final class StoreRoundTripTests: StoreTestCase {
       contents.epoch, StoreEpoch(id: fresh.epoch.id, lastSequence: 7, continued: true))
   }
 
+  /// Topics are written by row ids the writer keeps: across transactions and restarts, a
+  /// topic cleared and retained again, or retained many times, has one row, its last value.
+  func testEachTopicKeepsOneRowAcrossTransactionsAndRestarts() throws {
+    for round in 0..<3 {
+      let (store, contents) = try open()
+      if round > 0 {
+        XCTAssertEqual(
+          contents.retained.sorted { $0.stream < $1.stream },
+          [RetainedValue("kept", "\(round - 1)"), RetainedValue("toggled", "\(round - 1)")])
+      }
+      for step in 0..<3 {
+        let changes: [StoreChange] = [
+          .retain(RetainedValue("kept", "\(round)")), .retain(RetainedValue("toggled", "x")),
+          step == 2
+            ? .retain(RetainedValue("toggled", "\(round)")) : .clearRetained(stream: "toggled"),
+          .retain(RetainedValue("new\(round)", "x")), .clearRetained(stream: "new\(round)"),
+        ]
+        guard case .success = write(changes, to: store) else { return XCTFail("not written") }
+        guard case .success = write([.clearRetained(stream: "never")], to: store) else {
+          return XCTFail("not written")
+        }
+      }
+      store.close()
+      XCTAssertEqual(RawDatabase.integer("SELECT count(*) FROM retained", at: storePath), 2)
+    }
+  }
+
+  /// A transaction of many values is written several rows a statement (32, 8, 4, then one at
+  /// a time): 46 topics, two of them published twice, and a clear and history between them,
+  /// all come back as the last change of each said.
+  func testManyValuesOfOneTransactionComeBack() throws {
+    let (store, _) = try open()
+    var changes = (0..<46).map { StoreChange.retain(RetainedValue("t\($0)", "old")) }
+    guard case .success = write(changes, to: store) else { return XCTFail("not written") }
+    changes = (0..<46).map { StoreChange.retain(RetainedValue("t\($0)", "v\($0)")) }
+    changes[3] = .retain(RetainedValue(stream: "t3", value: []))
+    changes[10] = .clearRetained(stream: "t10")
+    changes.insert(
+      .appendHistory(HistoryEntry(topic: "h", sequence: 1, value: [1], timestamp: 1)), at: 20)
+    changes += [.retain(RetainedValue("t7", "again")), .retain(RetainedValue("t44", "last"))]
+    guard case .success = write(changes, to: store) else { return XCTFail("not written") }
+    store.close()
+
+    let (again, contents) = try open()
+    again.close()
+    var expected = (0..<46).map { RetainedValue("t\($0)", "v\($0)") }
+    expected[3] = RetainedValue(stream: "t3", value: [])
+    expected[7] = RetainedValue("t7", "again")
+    expected[44] = RetainedValue("t44", "last")
+    expected.remove(at: 10)
+    XCTAssertEqual(
+      contents.retained.sorted { $0.stream < $1.stream }, expected.sorted { $0.stream < $1.stream })
+    XCTAssertEqual(contents.history.map(\.sequence), [1])
+    XCTAssertEqual(RawDatabase.integer("SELECT count(*) FROM retained", at: storePath), 45)
+  }
+
   func testEveryNewStoreHasItsOwnEpoch() throws {
     let (first, contents) = try open()
     first.close()
