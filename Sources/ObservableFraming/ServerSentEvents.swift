@@ -58,8 +58,9 @@ package enum ServerSentEvents {
   /// so a buffer kept between calls (``DeliveryEncodingMemo``'s scratch) stops growing.
   /// Sizing every event in a first pass and writing in a second found each event twice, about
   /// 100 instructions an event more than this. Carriage returns are looked for once in all the
-  /// lines (a value's deliveries come in batches of tens of lines), not in each event's data:
-  /// there are almost never any, and a search per event cost about 50 instructions.
+  /// lines (an observer is handed a publish batch's lines together, often tens), not in each
+  /// event's data: there are almost never any, and a search per event cost about 30
+  /// instructions.
   static func write(
     lines: UnsafeRawBufferPointer, ids: Bool, into out: inout [UInt8], at offset: Int
   ) -> Int {
@@ -106,10 +107,10 @@ package enum ServerSentEvents {
   }
 
   /// The stream's name in a delivery line, which starts with ``streamKey``: up to the next
-  /// quote, since names need no escaping. `likely` is the name of the line before: a value's
-  /// deliveries come in batches of one stream's lines, and comparing with it in place costs
-  /// less than the search (which holds, as a name has no quote, only when the line's name is
-  /// it followed by its closing quote).
+  /// quote, since names need no escaping. `likely` is the name of the line before: a publish
+  /// batch's lines come together, mostly one stream's, and comparing with it in place costs
+  /// less than the search (it is the name, as a name has no quote, when the line holds it
+  /// followed by a quote).
   private static func streamName(
     in line: UnsafeRawBufferPointer, likely: UnsafeRawBufferPointer
   ) -> UnsafeRawBufferPointer {
