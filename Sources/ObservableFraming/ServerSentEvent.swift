@@ -18,9 +18,12 @@ struct ServerSentEvent {
   }
 
   /// Writes the event at `target` and returns where it ends: its name, its `id` when it has
-  /// one, its data with each carriage return written as a space (which `EventSource` would
-  /// take as the end of the line, and JSON reads as whitespace), the blank line.
-  func write(to target: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+  /// one, its data, the blank line. With `carriageReturns` (the caller found one in the lines
+  /// the event is among), each carriage return in the data is written as a space, which
+  /// `EventSource` would take as the end of the line and JSON reads as whitespace.
+  func write(
+    to target: UnsafeMutablePointer<UInt8>, carriageReturns: Bool
+  ) -> UnsafeMutablePointer<UInt8> {
     var next = Self.copy(Self.eventField.bytes, to: target)
     next = Self.copy(name, to: next)
     if let id {
@@ -31,7 +34,7 @@ struct ServerSentEvent {
     let dataStart = next
     next = Self.copy(data, to: next)
     var searched = dataStart
-    while searched < next,
+    while carriageReturns, searched < next,
       let found = ByteSearch.first(0x0D, in: searched, count: next - searched)
     {
       let carriageReturn = UnsafeMutablePointer(

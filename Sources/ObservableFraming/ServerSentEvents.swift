@@ -26,10 +26,13 @@ package enum ServerSentEvents {
     return Array("retry: \(Int(milliseconds))\n\n".utf8)
   }
 
-  /// The events for `lines`, whole `\n`-terminated lines; empty when none is an event.
-  /// `ids` looks for each delivery's position, which lines carry only when history is on.
+  /// The events for `lines`, whole `\n`-terminated lines, in an array of their own; empty
+  /// when none is an event. `ids` looks for each delivery's position, which lines carry only
+  /// when history is on.
   package static func events(of lines: [UInt8], ids: Bool = true) -> [UInt8] {
-    lines.withUnsafeBytes { events(in: $0, ids: ids) }
+    var events: [UInt8] = []
+    lines.withUnsafeBytes { append(lines: $0, ids: ids, to: &events) }
+    return events
   }
 
   /// The delivery encoding of every SSE connection, with `ids` when the server keeps history:
@@ -42,46 +45,39 @@ package enum ServerSentEvents {
   private static let withIDs: any DeliveryEncoding = EventEncoding(ids: true)
   private static let withoutIDs: any DeliveryEncoding = EventEncoding(ids: false)
 
-  /// Appends the events for `lines`, whole `\n`-terminated lines.
+  /// Appends the events for `lines`, whole `\n`-terminated lines, to `out`.
   package static func append(lines: UnsafeRawBufferPointer, ids: Bool, to out: inout [UInt8]) {
-    out.append(bytesOf: events(in: lines, ids: ids))
+    let end = write(lines: lines, ids: ids, into: &out, at: out.count)
+    out.removeLast(out.count - end)
   }
 
-  /// The events for `lines`, made in one buffer of their exact size: one pass finds the
-  /// events and adds up their bytes, the next writes them. Appending each field to an array
-  /// instead cost about 50 instructions a field, a third of an event's encoding.
-  private static func events(in lines: UnsafeRawBufferPointer, ids: Bool) -> [UInt8] {
-    var size = 0
-    forEachEvent(in: lines, ids: ids) { size += $0.size }
-    guard size > 0 else { return [] }
-    return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-      var next = buffer.baseAddress!
-      forEachEvent(in: lines, ids: ids) { next = $0.write(to: next) }
-      count = next - buffer.baseAddress!
-    }
-  }
-
-  /// The events for `lines` in an array of their exact size, made in one pass: each event is
-  /// written into `scratch` (the caller's, kept for its capacity; its bytes are not kept) as
-  /// it is found, and the whole copied out once. Finding every event a second time, to write
-  /// it after sizing it, cost more than that copy (about 100 instructions an event).
-  static func events(
-    in lines: UnsafeRawBufferPointer, ids: Bool, scratch: inout [UInt8]
-  ) -> [UInt8] {
-    var used = 0
+  /// Writes the events for `lines` into `out` from `offset` on and returns where they end;
+  /// what `out` holds past that is room, not events. The one place events are made: each is
+  /// written as it is found, so every line is searched once. `out` grows (zeroed, to be
+  /// overwritten) only when an event does not fit, by at least what this call wrote so far,
+  /// so a buffer kept between calls (``DeliveryEncodingMemo``'s scratch) stops growing.
+  /// Sizing every event in a first pass and writing in a second found each event twice, about
+  /// 100 instructions an event more than this. Carriage returns are looked for once in all the
+  /// lines (an observer is handed a publish batch's lines together, often tens), not in each
+  /// event's data: there are almost never any, and a search per event cost about 30
+  /// instructions.
+  static func write(
+    lines: UnsafeRawBufferPointer, ids: Bool, into out: inout [UInt8], at offset: Int
+  ) -> Int {
+    guard let base = lines.baseAddress else { return offset }
+    let carriageReturns = ByteSearch.first(0x0D, in: base, count: lines.count) != nil
+    var used = offset
     forEachEvent(in: lines, ids: ids) { event in
       let size = event.size
-      if scratch.count - used < size {
-        // Room only: what lies past `used` is never read.
-        scratch.append(contentsOf: repeatElement(0, count: max(size, scratch.count)))
+      if out.count - used < size {
+        out.append(contentsOf: repeatElement(0, count: max(size, used - offset)))
       }
-      scratch.withUnsafeMutableBufferPointer { room in
-        _ = event.write(to: room.baseAddress! + used)
+      out.withUnsafeMutableBufferPointer { room in
+        _ = event.write(to: room.baseAddress! + used, carriageReturns: carriageReturns)
       }
       used += size
     }
-    guard used > 0 else { return [] }
-    return Array(scratch[..<used])
+    return used
   }
 
   /// Calls `body` with the event of each line of `lines` that is one; with its `id` when
@@ -92,15 +88,15 @@ package enum ServerSentEvents {
   ) {
     guard let base = lines.baseAddress else { return }
     var start = 0
+    var name = UnsafeRawBufferPointer(start: nil, count: 0)
     while start < lines.count {
       let end =
         ByteSearch.first(0x0A, in: base + start, count: lines.count - start)
         .map { $0 - base } ?? lines.count
       let line = UnsafeRawBufferPointer(rebasing: lines[start..<end])
       if line.hasPrefix(streamKey) {
-        body(
-          ServerSentEvent(
-            name: streamName(in: line), id: ids ? position(in: line) : nil, data: line))
+        name = streamName(in: line, likely: name)
+        body(ServerSentEvent(name: name, id: ids ? position(in: line) : nil, data: line))
       } else if line.hasPrefix(failedKey) {
         body(ServerSentEvent(name: errorName.bytes, data: line))
       } else if line.hasPrefix(subscribedKey), line.contains(notRecovered) {
@@ -111,10 +107,22 @@ package enum ServerSentEvents {
   }
 
   /// The stream's name in a delivery line, which starts with ``streamKey``: up to the next
-  /// quote, since names need no escaping.
-  private static func streamName(in line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+  /// quote, since names need no escaping. `likely` is the name of the line before: a publish
+  /// batch's lines come together, mostly one stream's, and comparing with it in place costs
+  /// less than the search (it is the name, as a name has no quote, when the line holds it
+  /// followed by a quote).
+  private static func streamName(
+    in line: UnsafeRawBufferPointer, likely: UnsafeRawBufferPointer
+  ) -> UnsafeRawBufferPointer {
     let nameStart = streamKey.utf8CodeUnitCount
     let rest = UnsafeRawBufferPointer(rebasing: line[nameStart...])
+    if let likelyBase = likely.baseAddress, let base = rest.baseAddress,
+      rest.count > likely.count,
+      base.load(fromByteOffset: likely.count, as: UInt8.self) == UInt8(ascii: "\""),
+      base.bytesEqual(likelyBase, count: likely.count)
+    {
+      return UnsafeRawBufferPointer(start: base, count: likely.count)
+    }
     guard let base = rest.baseAddress, !rest.isEmpty,
       let quote = ByteSearch.first(UInt8(ascii: "\""), in: base, count: rest.count)
     else { return rest }
@@ -187,8 +195,13 @@ private final class EventEncoding: DeliveryEncoding {
 
   func encode(_ lines: [UInt8]) -> [UInt8] { ServerSentEvents.events(of: lines, ids: ids) }
 
+  /// The events written into `scratch` and copied once into an array of their size: the
+  /// events' size is known only once they are found, and finding them twice cost more.
   func encode(_ lines: [UInt8], scratch: inout [UInt8]) -> [UInt8] {
-    lines.withUnsafeBytes { ServerSentEvents.events(in: $0, ids: ids, scratch: &scratch) }
+    let end = lines.withUnsafeBytes {
+      ServerSentEvents.write(lines: $0, ids: ids, into: &scratch, at: 0)
+    }
+    return end == 0 ? [] : Array(scratch[..<end])
   }
 
   /// Whether events carry their positions as `id:`.

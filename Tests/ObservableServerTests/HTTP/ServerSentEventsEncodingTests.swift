@@ -83,14 +83,46 @@ struct ServerSentEventsEncodingTests {
       (#"{"stream":"a","value":"\#(String(repeating: "x", count: 300))"}"# + "\n"
         + #"{"ok":true,"op":"subscribe"}"# + "\n" + #"{"stream":"b.c","value":[1,\#r2]}"#
         + "\n").utf8)
+    let expected = ServerSentEvents.events(of: lines, ids: false)
     // Too small at first, so it grows; then full of an earlier value's bytes.
     var scratch = [UInt8](repeating: 0x41, count: 8)
     for _ in 0..<3 {
-      let made = lines.withUnsafeBytes {
-        ServerSentEvents.events(in: $0, ids: false, scratch: &scratch)
+      let end = lines.withUnsafeBytes {
+        ServerSentEvents.write(lines: $0, ids: false, into: &scratch, at: 0)
       }
-      #expect(made == ServerSentEvents.events(of: lines, ids: false))
+      #expect(Array(scratch[..<end]) == expected)
     }
-    #expect(scratch.count >= ServerSentEvents.events(of: lines, ids: false).count)
+    #expect(scratch.count >= expected.count)
+  }
+
+  @Test func eventsAppendedKeepWhatTheBufferHeld() {
+    let lines = Array(
+      (#"{"stream":"a","value":1}"# + "\n"
+        + #"{"stream":"b","value":"\#(String(repeating: "y", count: 100))"}"#
+        + "\n").utf8)
+    var out = Array("earlier".utf8)
+    lines.withUnsafeBytes { ServerSentEvents.append(lines: $0, ids: false, to: &out) }
+    #expect(out == Array("earlier".utf8) + ServerSentEvents.events(of: lines, ids: false))
+    #expect(
+      String(decoding: out, as: UTF8.self)
+        == "earlierevent:a\ndata:{\"stream\":\"a\",\"value\":1}\n\nevent:b\ndata:"
+        + #"{"stream":"b","value":"\#(String(repeating: "y", count: 100))"}"# + "\n\n")
+  }
+
+  @Test func eachLineOfABatchKeepsItsOwnNameAndLosesItsCarriageReturns() {
+    // Names that begin with the line before's name, or are its start; a carriage return in
+    // one line only, which no other line's data may lose bytes for.
+    let names = ["a", "ab", "a", "b.c", "b.c", "b", "xy"]
+    let lines = names.enumerated().map { index, name in
+      #"{"stream":"\#(name)","value":"#
+        + (index == 4 ? "[1,\r2]" : #""\#(name)\"""#) + "}\n"
+    }.joined()
+    let expected = names.enumerated().map { index, name in
+      "event:\(name)\ndata:{\"stream\":\"\(name)\",\"value\":"
+        + (index == 4 ? "[1, 2]" : #""\#(name)\"""#) + "}\n\n"
+    }.joined()
+    #expect(
+      String(decoding: ServerSentEvents.events(of: Array(lines.utf8), ids: false), as: UTF8.self)
+        == expected)
   }
 }
