@@ -48,31 +48,49 @@ package struct PublishBatch {
     count += 1
   }
 
-  /// Adds `publish` when it continues this batch, as ``Session`` would batch it: it is for the
-  /// batch's topic, or, with the batch empty, for the last batch's topic, which must still be
-  /// `lastTopic`; the batch then starts in `scratch`. Returns whether it was added.
+  /// Adds `publish` when it is for the batch's topic, as ``Session`` would batch it; the batch
+  /// must not be empty. Returns whether it was added.
   ///
   /// The same decision as comparing names, made on the bytes of the line: most publishes of a
   /// busy publisher take this way, and it spares them a `String` and a ``Request`` each.
-  mutating func append(
+  mutating func append(_ publish: PublishShape.Parts) -> Bool {
+    assert(!isEmpty, "an empty batch is started")
+    guard isFor(publish) else { return false }
+    appendLine(of: publish)
+    return true
+  }
+
+  /// Starts the empty batch again in `scratch` with `publish`, when it is for the last batch's
+  /// topic and that is still `lastTopic`, as ``Session`` would batch it. Returns whether it
+  /// was added.
+  mutating func start(
     _ publish: PublishShape.Parts, continuing lastTopic: Topic?, scratch: PublishScratch
   ) -> Bool {
-    guard let stream, publish.name.count == streamBytes.count else { return false }
-    let same = streamBytes.withUnsafeBytes {
+    assert(isEmpty, "a batch starts empty")
+    guard let stream, isFor(publish), let lastTopic, lastTopic.name == stream else {
+      return false
+    }
+    start(stream, storage: &scratch.bytes)
+    appendLine(of: publish)
+    return true
+  }
+
+  /// Whether `publish` names the batch's topic (that of the last batch while it is empty).
+  private func isFor(_ publish: PublishShape.Parts) -> Bool {
+    guard stream != nil, publish.name.count == streamBytes.count else { return false }
+    return streamBytes.withUnsafeBytes {
       $0.baseAddress!.bytesEqual(publish.name.baseAddress!, count: $0.count)
     }
-    guard same else { return false }
-    if isEmpty {
-      guard let lastTopic, lastTopic.name == stream else { return false }
-      start(stream, storage: &scratch.bytes)
-    }
+  }
+
+  /// Adds the delivery line of `publish`, which is for the batch's topic.
+  private mutating func appendLine(of publish: PublishShape.Parts) {
     // The request line already holds the delivery line but for its ends: one copy instead
     // of the prefix, the value and the end copied apart.
     lines.append(UInt8(ascii: "{"))
     lines.append(bytes: publish.deliveryBody)
     lines.append(UInt8(ascii: "\n"))
     count += 1
-    return true
   }
 
   /// Empties the batch and hands its storage back, emptied, with its capacity.

@@ -23,7 +23,7 @@ package final class Session {
     self.context = context
     self.scratch = scratch
     self.disconnects = disconnects
-    access = ConnectionAccess(policy: context.access)
+    accessSlot = SessionSlot(ConnectionAccess(policy: context.access))
     authenticated = !context.access.requiresAuthentication
   }
 
@@ -38,7 +38,10 @@ package final class Session {
     if let publish, authenticated,
       access.isUnrestricted || access.generation == context.access.generation,
       context.cluster?.fits(lineBytes: publish.deliveryBody.count + 2) ?? true,
-      batch.append(publish, continuing: lastTopic, scratch: scratch)
+      // `lastTopic` is read only to start a batch: a class property, each read of it is an
+      // exclusivity check and a retain.
+      batch.isEmpty
+        ? batch.start(publish, continuing: lastTopic, scratch: scratch) : batch.append(publish)
     {
       if batch.isFull { publishBatched() }
       return true
@@ -111,20 +114,13 @@ package final class Session {
     let count = batch.count
     let receivers = context.registry.deliver(
       batch.lines, count: count, to: name, retain: false, lastTopic: &lastTopic)
-    var replies: [UInt8] = []
-    batch.end(returningStorageTo: &replies)
+    batch.end(returningStorageTo: &scratch.bytes)
     // Every batched publish had no id and reached the same observers, so their replies are equal.
     var one: [UInt8] = []
     ReplyEncoder.ok(op: .publish, id: nil, to: &one) {
       ReplyEncoder.integer("receivers", receivers, to: &$0)
     }
-    replies.reserveCapacity(one.count * count)
-    one.withUnsafeBytes { line in
-      for _ in 0..<count { replies.append(bytes: line) }
-    }
-    sendReply(replies)
-    replies.removeAll(keepingCapacity: true)
-    scratch.bytes = replies
+    sendReply(one.withUnsafeBytes { [UInt8](repeating: $0, times: count) })
   }
 
   /// Unsubscribes everything, as the client stops observing (it closed its side): the
@@ -220,10 +216,14 @@ package final class Session {
     unsafeAddress { UnsafePointer(batchSlot.pointer) }
     unsafeMutableAddress { batchSlot.pointer }
   }
-  private let batchSlot = PublishBatchSlot()
+  private let batchSlot = SessionSlot(PublishBatch())
   var authenticated: Bool
-  /// Who the client proved to be, and its decisions topic by topic.
-  var access: ConnectionAccess
+  /// Who the client proved to be, and its decisions topic by topic; read on every publish.
+  var access: ConnectionAccess {
+    unsafeAddress { UnsafePointer(accessSlot.pointer) }
+    unsafeMutableAddress { accessSlot.pointer }
+  }
+  private let accessSlot: SessionSlot<ConnectionAccess>
   /// Set once a wrong token was sent: the connection closes after the error reply.
   var closing = false
   /// Whether `compress` switched the connection to deflate; it cannot be switched back.

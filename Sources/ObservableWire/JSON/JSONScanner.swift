@@ -14,7 +14,16 @@ package enum JSONScanner {
   package static func scanValue(
     _ bytes: UnsafeRawBufferPointer
   ) throws(JSONSyntaxError) -> (range: Range<Int>, kind: JSONValueKind) {
-    try scan(bytes, collectMembers: false).document
+    // Most published values are one string with nothing around it: checked without a reader.
+    // A string at the start is where the reader would scan it too, with the same errors; one
+    // that ends early (whitespace or more after it) takes the general way.
+    if let base = bytes.baseAddress, !bytes.isEmpty,
+      base.load(as: UInt8.self) == UInt8(ascii: "\"")
+    {
+      let string = try JSONStringToken(base: base, end: bytes.count).scan(openingAt: 0)
+      if string.next == bytes.count { return (0..<bytes.count, .string) }
+    }
+    return try scan(bytes, collectMembers: false).document
   }
 
   /// If the document (one value plus optional whitespace) is a JSON object, returns its members in

@@ -17,4 +17,12 @@ struct ByteAppendingTests {
     bytes.append(utf8: "naïve")
     #expect(bytes == Array(#"{"é":naïve"#.utf8))
   }
+
+  /// The replies to a batch of publishes: one line, repeated once per publish, by doubling.
+  @Test(arguments: [0, 1, 2, 3, 7, 8, 75, 1000])
+  func repeatingMakesThatManyCopies(_ times: Int) {
+    let line = Array(#"{"ok":true,"op":"publish","receivers":1}"#.utf8) + [0x0A]
+    let repeated = line.withUnsafeBytes { [UInt8](repeating: $0, times: times) }
+    #expect(repeated == Array([[UInt8]](repeating: line, count: times).joined()))
+  }
 }

@@ -2,6 +2,13 @@ import Glibc
 
 /// The receive buffer (`SO_RCVBUF`) of a test's socket, which tests shrink to stall a reader.
 enum ReceiveBuffer {
+  /// Makes the receive buffer of `fd` a few KB: the server's sends to it are cut short until
+  /// it reads, and what does not fit waits in the server.
+  static func shrink(_ fd: Int32) {
+    var small: Int32 = 4096
+    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+  }
+
   /// Makes the receive buffer of `fd`, shrunk after it connected, large again, before a stalled
   /// reader reads what waits for it.
   ///

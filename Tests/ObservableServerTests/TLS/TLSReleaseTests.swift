@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import TLS
 import TestSupport
 import Testing
@@ -58,18 +57,15 @@ struct TLSReleaseTests {
     try RequiredTool.require(TestCertificates.openssl != nil, "openssl")
     let certificates = try TestCertificates()
     let server = try TestServer.withTLS(certificates) { $0.maxQueuedBytes = 64 * 1024 }
-    let slow = try server.connectTLS(certificates)
-    var small: Int32 = 4096
-    setsockopt(slow.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-    _ = try slow.readLine()
-    try slow.send("subscribe firehose")
-    _ = try slow.readLine(containing: #""ok":true"#)
+    let slow = try server.stalledTLSSubscriber(certificates, to: "firehose")
     let released = WeakSet(server.server.openConnections)
     let publisher = try server.connect()
     try server.publishUntilSlowConsumer(publisher)
     #expect(eventually { server.server.counters.snapshot.slowConsumersTotal == 1 })
     #expect(eventually { released.liveCount == 0 }, "the slow consumer is still live")
     #expect(try publisher.request("ping")["ok"] as? Bool == true)
+    // Connected, unread, until the server has closed it.
+    withExtendedLifetime(slow) {}
   }
 
   @Test func slowWebSocketPeerOverWSSGetsItsCloseFrameAfterWholeRecords() throws {
@@ -80,8 +76,7 @@ struct TLSReleaseTests {
     }
     let slow = try TLSLineClient(
       port: server.httpsPort, context: TLSLineClient.context(certificates))
-    var small: Int32 = 4096
-    setsockopt(slow.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+    ReceiveBuffer.shrink(slow.fd)
     try slow.sendRaw(LineClient.webSocketUpgrade)
     _ = try slow.readLine(containing: "101")
     // A masked text frame (a zero mask leaves the payload as it is).

@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import TestSupport
 import Testing
 
@@ -40,12 +39,7 @@ struct TLSSharedChunkTests {
     let server = try TestServer.withTLS(certificates)
     // Its socket takes a few KB until it reads: the chunks pile up in its outbox and go out
     // gathered, several to a batch, in sends cut short.
-    let stalled = try server.connectTLS(certificates)
-    var small: Int32 = 4096
-    setsockopt(stalled.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-    _ = try stalled.readLine()
-    try stalled.send("subscribe chunks")
-    _ = try stalled.readLine(containing: #""ok":true"#)
+    let stalled = try server.stalledTLSSubscriber(certificates, to: "chunks")
     // These read as it comes: most of their batches are one chunk, sealed where it lies.
     let readers = try (0..<3).map { _ in try Self.subscriber(on: server, certificates) }
     let publisher = try server.connectTLS(certificates)
