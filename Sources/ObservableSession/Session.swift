@@ -112,8 +112,11 @@ package final class Session {
   private func publishBatched() {
     guard !batch.isEmpty, let name = batch.stream else { return }
     let count = batch.count
+    // Outboxes and the history keep the lines for as long as a subscriber does not read, so
+    // they get them without the loop buffer's spare room; the buffer, unshared, is kept.
     let receivers = context.registry.deliver(
-      batch.lines, count: count, to: name, retain: false, lastTopic: &lastTopic)
+      batch.lines.withoutSpareRoom, count: count, to: name, retain: false,
+      lastTopic: &lastTopic)
     batch.end(returningStorageTo: &scratch.bytes)
     // Every batched publish had no id and reached the same observers, so their replies are equal.
     var one: [UInt8] = []

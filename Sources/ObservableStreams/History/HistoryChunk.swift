@@ -1,3 +1,5 @@
+import ObservableWire
+
 /// One publish a topic's history keeps: its plain delivery lines as they were fanned out, the
 /// sequence of the first, and how many of them `--history` has since trimmed from its front.
 ///
@@ -24,7 +26,7 @@ struct HistoryChunk {
   /// of their own when `lines` has much more room than it uses (a reused batch buffer), which
   /// the history would otherwise hold on to.
   init(_ lines: [UInt8], first: UInt64, total: Int, time: Int) {
-    self.lines = lines.capacity > 2 * lines.count + 256 ? Self.copy(lines) : lines
+    self.lines = lines.withoutSpareRoom
     self.first = first
     self.total = total
     self.time = time
@@ -43,13 +45,6 @@ struct HistoryChunk {
   /// The array's header and its allocation's (48 bytes), the chunk in its topic's ring (40)
   /// and in the server-wide order (16), on 64-bit Linux.
   static let overhead = 104
-
-  /// `lines` in new storage of their size: `Array(lines)` would share the storage.
-  private static func copy(_ lines: [UInt8]) -> [UInt8] {
-    [UInt8](unsafeUninitializedCapacity: lines.count) { target, initialized in
-      initialized = target.initialize(from: lines).1
-    }
-  }
 
   /// Forgets the oldest `count` values held, fewer than ``count``.
   mutating func trim(_ count: Int) {

@@ -72,4 +72,16 @@ extension [UInt8] {
       initialized = total
     }
   }
+
+  /// The bytes in new storage of their size when this array's storage has much more room than
+  /// they use, else the array itself: what an array held for long should be. A reused buffer
+  /// (the loop's batch buffer grows to 64 KiB and keeps it) would otherwise be held whole by
+  /// every outbox and history entry that shares it, for a few lines counted. `Array(self)`
+  /// would share the storage.
+  package var withoutSpareRoom: [UInt8] {
+    guard capacity > 2 * count + 256 else { return self }
+    return [UInt8](unsafeUninitializedCapacity: count) { target, initialized in
+      initialized = target.initialize(from: self).1
+    }
+  }
 }
