@@ -15,12 +15,12 @@ public struct ClusterConfiguration: Sendable {
   /// How long a retained publish is retried while JetStream cannot store it (no leader, no
   /// connection) before it fails with `unavailable`.
   public var storeTimeout: Duration = .seconds(10)
-  /// How often the link pings its NATS server; ``maxPingsOut`` unanswered pings mean it is
-  /// dead. A stopped server (its sockets open, nothing answered) is so found 2 to 3 s after
-  /// it stopped, and the link is on the next server within 5 s. The oldest unanswered PING
-  /// has had 2 s for its PONG by then: a NATS server answers in well under a millisecond on
-  /// loopback, so a busy machine has three orders of magnitude of margin before a false
-  /// failover, and the link reads what arrived before it judges (see `ClusterLink`).
+  /// How often the link pings its NATS server; ``maxPingsOut`` unanswered pings, with nothing
+  /// else heard from it meanwhile, mean it is dead. A stopped server (its sockets open,
+  /// nothing answered) is so found 2 to 3 s after it stopped, and the link is on the next
+  /// server within 5 s. A busy one is not: its PONG waits behind the deliveries it queued
+  /// before it (measured up to 3.3 s on a loaded machine), but those deliveries are heard,
+  /// and the link reads what arrived before it judges (see `ClusterConnection`).
   public var pingInterval: Duration = .seconds(1)
   /// How many PINGs may be unanswered at a tick before the server is declared dead.
   public var maxPingsOut = 2
