@@ -86,6 +86,10 @@ package final class ClusterHistory: @unchecked Sendable {
             feed.lastSequence = status.lastSequence
           }
         }
+        if epoch == nil {
+          // Positions can be given from here on: what a subscribe with them waits for.
+          link.logger.info("cluster history positions ready", metadata: ["epoch": "\(read)"])
+        }
         epoch = read
         for feed in Array(feeds.values) { restart(feed) }
       }
