@@ -1,4 +1,5 @@
 import Glibc
+import Locking
 
 /// A loopback TCP port that was free a moment ago, for a process a test starts on it (a server,
 /// a `nats-server`, a cluster node).
@@ -7,9 +8,14 @@ import Glibc
 /// meanwhile (a test's in-process server, a client's own end) can be given the same port
 /// between this check and the process binding it. Another process can still take it: callers
 /// that start a process on it retry on another port when it does not come up.
+///
+/// No port is returned twice in one test process: tests run side by side, and a fixture asks
+/// for several ports before it starts anything on them, so a port handed out but not yet bound
+/// is still free to a second `bind` here.
 public func freeLoopbackPort() throws -> UInt16 {
   for _ in 0..<100 {
     let port = UInt16.random(in: 20_000...32_000)
+    guard handedOutPorts.withLock({ $0.insert(port).inserted }) else { continue }
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw TestSupportError(call: "socket", code: errno) }
     defer { close(fd) }
@@ -26,6 +32,9 @@ public func freeLoopbackPort() throws -> UInt16 {
   }
   throw TestSupportError("no free loopback port below the ephemeral range")
 }
+
+/// Every port `freeLoopbackPort()` has returned in this process.
+private let handedOutPorts = Locked(Set<UInt16>())
 
 /// A fresh path for a Unix socket in `/tmp`, unique to this process and call; short enough for
 /// `sun_path` (108 bytes), which a path under `$TMPDIR` may not be.
