@@ -11,11 +11,16 @@ final class ClusterNode {
   /// Its client port.
   let port: UInt16
 
-  /// Starts a node with `--cluster` for each of `urls`, plus `extra` arguments.
-  init(_ test: XCTestCase, urls: [String], extra: [String] = []) throws {
-    port = try freeLoopbackPort()
+  /// Starts a node with `--cluster` for each of `urls`, plus `extra` arguments, listening on
+  /// its port on loopback and on each of `addresses` (a ``TestNetwork``'s server address).
+  init(_ test: XCTestCase, urls: [String], alsoOn addresses: [String] = [], extra: [String] = [])
+    throws
+  {
+    let port = try freeLoopbackPort()
+    self.port = port
     process = try ServerProcess(
-      arguments: ["--listen", "127.0.0.1:\(port)"] + urls.flatMap { ["--cluster", $0] } + extra)
+      arguments: (["127.0.0.1"] + addresses).flatMap { ["--listen", "\($0):\(port)"] }
+        + urls.flatMap { ["--cluster", $0] } + extra)
     let process = process
     test.addTeardownBlock {
       process.signal(SIGKILL)

@@ -10,18 +10,32 @@ struct HistoryNodes {
   let nodes: [ClusterNode]
   /// The nodes' HTTP ports (WebSocket at `/ws`), when they were started with HTTP.
   let httpPorts: [UInt16]
+  /// The first node's Unix socket, when the nodes are on a link: a client in the link's
+  /// namespace reaches it (a path is in no network namespace), and no cut of the link does.
+  let socketPath: String?
 
   /// Starts the cluster and two nodes keeping `history` values per topic, each with an HTTP
-  /// port when `http`.
-  init(_ test: XCTestCase, history: Int, http: Bool = false) throws {
+  /// port when `http`, and `extra` arguments. With a `link`, the nodes listen on its server
+  /// address too, on the same ports as on loopback (free there: a wildcard listener would
+  /// have taken them on loopback as well), while NATS stays on loopback.
+  init(
+    _ test: XCTestCase, history: Int, http: Bool = false, link: TestNetwork? = nil,
+    extra: [String] = []
+  ) throws {
     let nats = try NATSClusterFixture(test)
     self.nats = nats
     let httpPorts = http ? try (0..<2).map { _ in try freeLoopbackPort() } : []
     self.httpPorts = httpPorts
+    let addresses = ["127.0.0.1"] + (link.map { [$0.serverAddress] } ?? [])
+    let socketPath = link.map { _ in temporarySocketPath("history-nodes") }
+    self.socketPath = socketPath
+    if let socketPath { test.addTeardownBlock { unlink(socketPath) } }
     nodes = try (0..<2).map { index in
-      let httpArguments = http ? ["--http", "127.0.0.1:\(httpPorts[index])"] : []
+      let httpArguments = http ? addresses.flatMap { ["--http", "\($0):\(httpPorts[index])"] } : []
+      let socketArguments = index == 0 ? socketPath.map { ["--listen", "unix:\($0)"] } ?? [] : []
       let node = try ClusterNode(
-        test, urls: [nats.url(index)], extra: ["--history", "\(history)"] + httpArguments)
+        test, urls: [nats.url(index)], alsoOn: Array(addresses.dropFirst()),
+        extra: ["--history", "\(history)"] + httpArguments + socketArguments + extra)
       guard
         eventually(
           timeout: .seconds(15),
