@@ -16,9 +16,25 @@ extension Session {
     // Encoded once: the topic retains the same line the store writes.
     let line = DeliveryEncoder.line(stream: name, rawValue: value)
     let receivers = try context.registry.publish(line: line, to: name, retain: true)
-    writeAndReply(request, line, name, store, receivers) { receivers, out in
+    let encoded = request.id == nil ? retainedReply(receivers) : nil
+    writeAndReply(request, line, name, store, receivers, encoded: encoded) { receivers, out in
       ReplyEncoder.integer("receivers", receivers, to: &out)
     }
+  }
+
+  /// The `ok` reply to a retained publish without an `id` that reached `receivers`: the same
+  /// bytes for every such publish with as many receivers, so encoded once and shared. Encoded
+  /// for each publish, it was about a sixth of the loop's work on one (Docs/performance.md,
+  /// the store's figures).
+  private func retainedReply(_ receivers: Int) -> [UInt8] {
+    if lastRetainedReply.receivers != receivers {
+      var line: [UInt8] = []
+      ReplyEncoder.ok(op: .publish, id: nil, to: &line) {
+        ReplyEncoder.integer("receivers", receivers, to: &$0)
+      }
+      lastRetainedReply = (receivers, line)
+    }
+    return lastRetainedReply.line
   }
 
   /// A clear: refused with `unavailable` when the store cannot take it; otherwise the value
@@ -49,22 +65,26 @@ extension Session {
   }
 
   /// Applies nothing more: queues `line` (or the clear, when `nil`) for the store with the
-  /// rest of this read, and replies with `answer`'s `fields`, now, or once the change is
-  /// durable when replies wait for the disk, with `unavailable` if it fails.
+  /// rest of this read, and replies with `answer`'s `fields` (`encoded`, when given, is that
+  /// reply already made), now, or once the change is durable when replies wait for the disk,
+  /// with `unavailable` if it fails.
   private func writeAndReply<Value: Sendable>(
     _ request: Request, _ line: [UInt8]?, _ name: String, _ store: any SessionStore,
-    _ answer: Value, fields: @escaping @Sendable (Value, inout [UInt8]) -> Void
+    _ answer: Value, encoded: [UInt8]? = nil,
+    fields: @escaping @Sendable (Value, inout [UInt8]) -> Void
   ) {
     let write = StoreWrite(line: line, topic: name)
     guard store.repliesWaitForDisk else {
       storeWrites.append(write, reply: nil)
+      if let encoded { return sendReply(encoded) }
       // In the session's reply buffer, as any reply sent at once: a new array per publish,
       // grown as it was filled, was a seventh of the loop's work on a retained publish.
       return ok(request) { fields(answer, &$0) }
     }
     let (op, id) = (request.op, request.id.map { Array($0) })
     let waiting = StoreWriteGroup.WaitingReply(ticket: replyQueue.reserve()) { written in
-      Self.reply(op: op, id: id, written.map { answer }, fields: fields)
+      if let encoded, case .success = written { return encoded }
+      return Self.reply(op: op, id: id, written.map { answer }, fields: fields)
     }
     storeWrites.append(write, reply: waiting)
   }

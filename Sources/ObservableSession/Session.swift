@@ -244,4 +244,6 @@ package final class Session {
   var ended = false
   /// The reply being built, kept to reuse its capacity.
   var reply: [UInt8] = []
+  /// The last reply to a retained publish without an `id`, and how many receivers it says.
+  var lastRetainedReply: (receivers: Int, line: [UInt8]) = (-1, [])
 }

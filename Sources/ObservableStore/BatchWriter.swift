@@ -19,6 +19,9 @@ final class BatchWriter: @unchecked Sendable {
   private var lastSequence: UInt64
   /// The `retained` table's row of each topic.
   private var rows: RetainedRows
+  /// Where the names and values of a statement run of many rows are bound from, kept from
+  /// one run to the next for its capacity.
+  private var scratch: [UInt8] = []
 
   /// A writer for `database`, whose epoch's last sequence is `lastSequence` and whose
   /// `retained` table holds the topics of `rows`.
@@ -71,6 +74,8 @@ final class BatchWriter: @unchecked Sendable {
       // Retained values go last, many rows a statement: each topic has at most one change
       // left here, so no two of them, and none of them and another change, touch one row.
       var retained: [(id: Int64, value: RetainedValue)] = []
+      // Grown a doubling at a time, it was copied about once per value.
+      retained.reserveCapacity(changes.count)
       for (index, change) in changes.enumerated() where ids[index] != RetainedRows.superseded {
         if case .retain(let value) = change {
           retained.append((ids[index], value))
@@ -112,14 +117,7 @@ final class BatchWriter: @unchecked Sendable {
     var start = 0
     for (rows, statement) in zip(Self.rowsPerStatement, retainMany) {
       while retained.count - start >= rows {
-        // Copies of the text and bytes: bound in place, they would have to outlive the loop.
-        for (row, (id, value)) in retained[start..<start + rows].enumerated() {
-          let first = Int32(row) * 3 + 1
-          try statement.bind(first, id)
-          try statement.bind(first + 1, value.stream)
-          try statement.bind(first + 2, value.value)
-        }
-        try statement.run()
+        try statement.run(rows: retained[start..<start + rows], scratch: &scratch)
         start += rows
       }
     }

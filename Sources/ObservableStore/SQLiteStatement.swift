@@ -88,6 +88,64 @@ final class SQLiteStatement {
     if let failure { throw failure }
   }
 
+  /// Runs the statement once with `rows` bound, three parameters a row from the first (the id,
+  /// the name as text, the value as a blob), then readies it to run again.
+  ///
+  /// Every name and value is copied once into `scratch`, which the caller keeps from run to
+  /// run, and bound there in place (`SQLITE_STATIC`) for the one run: bound apart, each was a
+  /// copy SQLite made (a `malloc`, a `memcpy` and a `free` each), a third of the writer's
+  /// instructions outside SQLite's own work on the rows. A small name lives inside its
+  /// `String`, not at an address that outlives a closure, so the names cannot be bound where
+  /// they are.
+  func run(rows: ArraySlice<(id: Int64, value: RetainedValue)>, scratch: inout [UInt8])
+    throws(SQLiteFailure)
+  {
+    scratch.removeAll(keepingCapacity: true)
+    for (_, value) in rows {
+      var stream = value.stream
+      stream.withUTF8 { scratch.append(contentsOf: $0) }
+      scratch.append(contentsOf: value.value)
+    }
+    let failure = scratch.withUnsafeBytes { buffer -> SQLiteFailure? in
+      defer { reset() }
+      var offset = 0
+      var parameter: Int32 = 1
+      var code = SQLITE_OK
+      for (id, value) in rows where code == SQLITE_OK {
+        let (textCount, blobCount) = (value.stream.utf8.count, value.value.count)
+        code = sqlite3_bind_int64(handle, parameter, id)
+        if code == SQLITE_OK {
+          // A null pointer would bind NULL, which the NOT NULL columns refuse; the names are
+          // never empty, but an empty one binds an empty text all the same.
+          code =
+            textCount == 0
+            ? sqlite3_bind_text(handle, parameter + 1, Self.emptyText, 0, nil)
+            : sqlite3_bind_text(
+              handle, parameter + 1,
+              (buffer.baseAddress! + offset).assumingMemoryBound(to: CChar.self),
+              Int32(textCount), nil)
+        }
+        offset += textCount
+        if code == SQLITE_OK {
+          code =
+            blobCount == 0
+            ? sqlite3_bind_zeroblob(handle, parameter + 2, 0)
+            : sqlite3_bind_blob(
+              handle, parameter + 2, buffer.baseAddress! + offset, Int32(blobCount), nil)
+        }
+        offset += blobCount
+        parameter += 3
+      }
+      if code == SQLITE_OK {
+        code = sqlite3_step(handle)
+        if code == SQLITE_DONE { code = SQLITE_OK }
+      }
+      // Read before the reset, which may change the connection's message.
+      return code == SQLITE_OK ? nil : SQLiteFailure(code: code, on: sqlite3_db_handle(handle))
+    }
+    if let failure { throw failure }
+  }
+
   /// A zero-length text that stays valid for as long as a statement may hold it.
   private static var emptyText: UnsafePointer<CChar> {
     UnsafeRawPointer(("" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self)

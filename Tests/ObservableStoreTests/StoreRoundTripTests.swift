@@ -106,6 +106,28 @@ final class StoreRoundTripTests: StoreTestCase {
     XCTAssertEqual(RawDatabase.integer("SELECT count(*) FROM retained", at: storePath), 45)
   }
 
+  /// The rows of one statement run are bound from one buffer, name after value after name:
+  /// names long and short (a short `String` keeps its bytes inline), values empty, short and
+  /// long, in one transaction of 45 (a run of 32, one of 8, one of 4 and one alone), come back
+  /// each as it was.
+  func testNamesAndValuesOfManyLengthsComeBackFromOneTransaction() throws {
+    let (store, _) = try open()
+    let values = (0..<45).map { number in
+      RetainedValue(
+        stream: number % 3 == 0
+          ? "t\(number)" : "a.long.topic.name.\(number).\(String(repeating: "n", count: number))",
+        value: [UInt8](repeating: UInt8(number), count: number % 4 == 0 ? 0 : number * 3))
+    }
+    guard case .success = write(values.map { .retain($0) }, to: store) else {
+      return XCTFail("not written")
+    }
+    store.close()
+    let (again, contents) = try open()
+    again.close()
+    XCTAssertEqual(
+      contents.retained.sorted { $0.stream < $1.stream }, values.sorted { $0.stream < $1.stream })
+  }
+
   func testEveryNewStoreHasItsOwnEpoch() throws {
     let (first, contents) = try open()
     first.close()

@@ -5,10 +5,38 @@
 /// patterns, once more per distinct pattern.
 package enum DeliveryEncoder {
   /// Encodes raw, already validated JSON `value` for the stream `name`.
+  ///
+  /// Written into an array of exactly its length, four copies in all: appended piece by piece,
+  /// each append's checks of room and uniqueness cost more than its copy, and the line was
+  /// most of the encoding of a retained publish, which is encoded alone.
   package static func line(stream name: String, rawValue value: UnsafeRawBufferPointer) -> [UInt8] {
-    var line = prefix(stream: name, reserving: value.count + 2)
-    appendEnd(rawValue: value, to: &line)
-    return line
+    var name = name
+    return name.withUTF8 { name in
+      let count =
+        streamKey.utf8CodeUnitCount + name.count + valueKey.utf8CodeUnitCount + value.count + 2
+      return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+        var next = UnsafeMutableRawPointer(buffer.baseAddress!)
+        copy(
+          UnsafeRawBufferPointer(start: streamKey.utf8Start, count: streamKey.utf8CodeUnitCount),
+          to: &next)
+        copy(UnsafeRawBufferPointer(name), to: &next)
+        copy(
+          UnsafeRawBufferPointer(start: valueKey.utf8Start, count: valueKey.utf8CodeUnitCount),
+          to: &next)
+        copy(value, to: &next)
+        next.storeBytes(of: UInt8(ascii: "}"), as: UInt8.self)
+        next.storeBytes(of: UInt8(ascii: "\n"), toByteOffset: 1, as: UInt8.self)
+        initialized = count
+      }
+    }
+  }
+
+  /// Copies `bytes` to `next` and moves `next` past them.
+  private static func copy(_ bytes: UnsafeRawBufferPointer, to next: inout UnsafeMutableRawPointer)
+  {
+    guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
+    next.copyMemory(from: start, byteCount: bytes.count)
+    next += bytes.count
   }
 
   /// The start of every line of the stream `name`, `{"stream":NAME,"value":`, which the lines
