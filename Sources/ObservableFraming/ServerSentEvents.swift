@@ -53,19 +53,53 @@ package enum ServerSentEvents {
 
   /// Writes the events for `lines` into `out` from `offset` on and returns where they end;
   /// what `out` holds past that is room, not events. The one place events are made: each is
-  /// written as it is found, so every line is searched once. `out` grows (zeroed, to be
-  /// overwritten) only when an event does not fit, by at least what this call wrote so far,
-  /// so a buffer kept between calls (``DeliveryEncodingMemo``'s scratch) stops growing.
-  /// Sizing every event in a first pass and writing in a second found each event twice, about
-  /// 100 instructions an event more than this. Carriage returns are looked for once in all the
-  /// lines (an observer is handed a publish batch's lines together, often tens), not in each
-  /// event's data: there are almost never any, and a search per event cost about 30
-  /// instructions.
+  /// written as it is found, so every line is searched once. Sizing every event in a first
+  /// pass and writing in a second found each event twice, about 100 instructions an event
+  /// more than this. Carriage returns are looked for once in all the lines (an observer is
+  /// handed a publish batch's lines together, often tens), not in each event's data: there are
+  /// almost never any, and a search per event cost about 30 instructions.
+  ///
+  /// `out` grows (zeroed, to be overwritten) to ``room(for:)`` of `lines` at once, so that one
+  /// access to its storage serves the whole call, and a buffer kept between calls
+  /// (``DeliveryEncodingMemo``'s scratch) stops growing; past 1 MiB of room it grows an event
+  /// at a time instead, so that a huge value zeroes no more than its events.
   static func write(
     lines: UnsafeRawBufferPointer, ids: Bool, into out: inout [UInt8], at offset: Int
   ) -> Int {
     guard let base = lines.baseAddress else { return offset }
     let carriageReturns = ByteSearch.first(0x0D, in: base, count: lines.count) != nil
+    let room = room(for: lines.count)
+    if out.count - offset < room {
+      guard room <= 1 << 20 else {
+        return writeGrowing(
+          lines: lines, ids: ids, carriageReturns: carriageReturns, into: &out, at: offset)
+      }
+      out.append(contentsOf: repeatElement(0, count: room - (out.count - offset)))
+    }
+    return out.withUnsafeMutableBufferPointer { buffer in
+      let start = buffer.baseAddress! + offset
+      var next = start
+      forEachEvent(in: lines, ids: ids) { event in
+        next = event.write(to: next, carriageReturns: carriageReturns)
+      }
+      return offset + (next - start)
+    }
+  }
+
+  /// The most bytes the events of `count` bytes of lines take. A line that is an event is at
+  /// least 11 bytes (``streamKey``, ``failedKey``), and its event is its data (the line), its
+  /// name and position (apart, after those 11 bytes, so at most the line less 11), and 18
+  /// bytes of fields: at most twice the line and 8 bytes. At most `(count + 1) / 12` lines
+  /// (each 12 bytes or more with its line feed, the last maybe without) make at most
+  /// `2 * count + count + 1` bytes.
+  static func room(for count: Int) -> Int { 3 * count + 1 }
+
+  /// ``write(lines:ids:into:at:)`` growing `out` only when an event does not fit, by at least
+  /// what it wrote so far: for batches whose ``room(for:)`` would zero far more than needed.
+  private static func writeGrowing(
+    lines: UnsafeRawBufferPointer, ids: Bool, carriageReturns: Bool, into out: inout [UInt8],
+    at offset: Int
+  ) -> Int {
     var used = offset
     forEachEvent(in: lines, ids: ids) { event in
       let size = event.size

@@ -39,15 +39,27 @@ final class DeliveryEncodingMemo {
     // A huge value's room goes back, as the outgoing buffers' does.
     if scratch.count > 1 << 20 { scratch = [] }
     if encodings.count == Self.slots { encodings.removeFirst() }
-    encodings.append((encoding, encoded))
+    encodings.append(Held(encoding: encoding, encoded: encoded))
     return encoded
   }
 
-  private var source: [UInt8] = []
-  private var address: UnsafeRawPointer?
-  private var encodings: [(encoding: any DeliveryEncoding, encoded: [UInt8])] = []
+  /// One encoding of the current value, held (so its identity cannot pass to a new object)
+  /// with what it made. A struct, not a tuple: each reader's look-up copied the tuples through
+  /// the runtime's generic tuple witnesses (`tuple_initializeBufferWithCopyOfBuffer`,
+  /// `tuple_destroy`), where a struct's fields are copied inline.
+  private struct Held {
+    let encoding: any DeliveryEncoding
+    let encoded: [UInt8]
+  }
+
+  // Unchecked: the memo is one thread's (``current``), and nothing it calls reaches back into
+  // it, so no access can overlap; the runtime's check looks up a thread-local at every access,
+  // for every reader of every publish batch.
+  @exclusivity(unchecked) private var source: [UInt8] = []
+  @exclusivity(unchecked) private var address: UnsafeRawPointer?
+  @exclusivity(unchecked) private var encodings: [Held] = []
   /// Room an encoding may write into before it copies out the result: this thread's, reused.
-  private var scratch: [UInt8] = []
+  @exclusivity(unchecked) private var scratch: [UInt8] = []
 
   /// This thread's memo, made at its first use and released when the thread ends.
   private static var current: DeliveryEncodingMemo {

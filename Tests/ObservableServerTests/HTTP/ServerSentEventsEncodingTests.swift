@@ -125,4 +125,37 @@ struct ServerSentEventsEncodingTests {
       String(decoding: ServerSentEvents.events(of: Array(lines.utf8), ids: false), as: UTF8.self)
         == expected)
   }
+
+  @Test func theShortestLinesFitTheRoomMadeOnceForABatch() {
+    // The events longest beside their lines: error replies (the shortest event lines, 31
+    // bytes of event for 13 of line) and a delivery whose name and position are most of it,
+    // the last line without its line feed. The writer makes room once and writes without
+    // checks, so all must fit.
+    let delivery = #"{"stream":"abc","pos":"12"}"#
+    let lines = Array(
+      (String(repeating: #"{"ok":false}"# + "\n", count: 100) + delivery + "\n" + delivery).utf8)
+    let event = "event:abc\nid:12\ndata:\(delivery)\n\n"
+    let expected =
+      String(repeating: "event:error\ndata:{\"ok\":false}\n\n", count: 100) + event + event
+    var scratch: [UInt8] = []
+    let end = lines.withUnsafeBytes {
+      ServerSentEvents.write(lines: $0, ids: true, into: &scratch, at: 0)
+    }
+    #expect(String(decoding: scratch[..<end], as: UTF8.self) == expected)
+    #expect(end <= ServerSentEvents.room(for: lines.count))
+  }
+
+  @Test func aHugeValueGrowsTheBufferOnlyByItsEvent() {
+    // Its room would pass 1 MiB: the events are written growing the buffer as they come.
+    let value = String(repeating: "z", count: 400_000)
+    let lines = Array((#"{"stream":"big","value":"\#(value)"}"# + "\n").utf8)
+    var scratch: [UInt8] = []
+    let end = lines.withUnsafeBytes {
+      ServerSentEvents.write(lines: $0, ids: false, into: &scratch, at: 0)
+    }
+    #expect(
+      String(decoding: scratch[..<end], as: UTF8.self)
+        == "event:big\ndata:{\"stream\":\"big\",\"value\":\"\(value)\"}\n\n")
+    #expect(scratch.count < ServerSentEvents.room(for: lines.count))
+  }
 }
