@@ -54,13 +54,7 @@ package enum PublishShape {
   /// value; the session batches such a publish without making a `String` or a ``Request``.
   /// Never a retained publish, which the session does not batch.
   package static func parts(of line: UnsafeRawBufferPointer) -> Parts? {
-    // A retained publish is refused before its name and value are read: read to the end, it
-    // failed only at the value (no JSON value ends in `,"retain":true`), and ``match(_:)``
-    // reads them again.
-    let endCount = retainedEnd.utf8CodeUnitCount
-    guard line.count <= endCount || !line.hasPrefix(retainedEnd, at: line.count - endCount)
-    else { return nil }
-    return parts(of: line, endingWith: plainEnd)
+    parts(of: line, endingWith: plainEnd)
   }
 
   /// The parts of `line` when it has this shape and ends, after the value, with `ending`.
