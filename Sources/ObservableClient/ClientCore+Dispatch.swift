@@ -29,8 +29,12 @@ extension ClientCore {
     let (waiting, historyLines) = state.withLock { state -> (PendingReply?, [Delivery]) in
       guard !state.pending.isEmpty else { return (nil, []) }
       let first = state.pending.removeFirst()
-      if case .subscribe(let name, _, _) = first, parsed.ok != true {
-        state.book.setOnWire(name, false)
+      if case .subscribe(let name, _, _) = first {
+        if parsed.ok == true {
+          state.book.started(name, after: parsed.pos)
+        } else {
+          state.book.setOnWire(name, false)
+        }
       }
       guard case .history = first else { return (first, []) }
       defer { state.historyLines.removeAll() }

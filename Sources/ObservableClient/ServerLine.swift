@@ -29,7 +29,8 @@ struct ServerLine: Decodable {
   let hello: String?
   let features: [String]?
   let auth: String?
-  /// A delivery's position, when its subscription asked for positions (`"pos":true`).
+  /// A delivery's position, when its subscription asked for positions (`"pos":true`); in the
+  /// reply to a subscribe without `since`, the position the subscription starts after.
   let pos: String?
   /// In the reply to a subscribe with `since`, whether the history reached back that far.
   let recovered: Bool?

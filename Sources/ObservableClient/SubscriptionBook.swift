@@ -16,6 +16,10 @@ struct SubscriptionBook {
     /// The position of the last value delivered (or the `since` it was first subscribed
     /// with): the next subscribe resumes after it.
     var position: String?
+    /// Where the server said the subscription starts, when it had no position then: the next
+    /// subscribe resumes after it until a value arrives. Kept apart from `position`, which
+    /// decides what is new, since a retained value sent first may be older.
+    var start: String?
   }
 
   private(set) var entries: [String: Entry] = [:]
@@ -32,8 +36,17 @@ struct SubscriptionBook {
     return (nextID, isFirst)
   }
 
-  /// The position `name`'s subscription resumes after, if it has one.
-  func position(of name: String) -> String? { entries[name]?.position }
+  /// The position `name`'s subscription resumes after, if it has one: that of the last value
+  /// delivered, else where the server said it starts.
+  func position(of name: String) -> String? {
+    entries[name].flatMap { $0.position ?? $0.start }
+  }
+
+  /// Records where the server said `name`'s subscription starts (the reply's `pos`).
+  mutating func started(_ name: String, after position: String?) {
+    guard let position, entries[name]?.position == nil else { return }
+    entries[name]?.start = position
+  }
 
   /// Whether a delivery at `position` is new to `name`'s subscription, which then records it.
   ///

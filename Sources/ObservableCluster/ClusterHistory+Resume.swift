@@ -14,11 +14,12 @@ extension ClusterHistory {
 
   /// Subscribes `observer` to `name` (a pattern when `isPattern`) with positions: the values
   /// after `since` first, when given, then every new one. `reply` gets whether the history
-  /// reached back to `since` (`nil` without it), or `unavailable`, before any value comes.
+  /// reached back to `since` or, without it, the position of the stream's last value, which
+  /// every value it delivers follows; or `unavailable`; before any value comes.
   /// Returns what ends the subscription. Any thread.
   func subscribe(
     _ name: String, isPattern: Bool, since: StreamPosition?, observer: StreamObserver,
-    reply: @escaping @Sendable (Result<Bool?, ProtocolError>) -> Void
+    reply: @escaping @Sendable (Result<SubscriptionStart, ProtocolError>) -> Void
   ) -> @Sendable () -> Void {
     guard let loop = link.loop else {
       reply(.failure(Self.unavailable))
@@ -44,7 +45,8 @@ extension ClusterHistory {
           }
           let begin = { [self] (recovered: Bool?) in
             // Answered even when the subscription ended meanwhile: the reply holds a place.
-            reply(.success(recovered))
+            let after = since == nil ? StreamPosition(epoch: epoch, sequence: start.after) : nil
+            reply(.success(SubscriptionStart(recovered: recovered, after: after)))
             guard !handle.ended else { return }
             let feed = PositionedFeed(
               name: name, isPattern: isPattern, observer: observer, epoch: epoch,

@@ -8,7 +8,7 @@ extension ClusterLink {
 
   package func subscribeWithPositions(
     _ name: String, isPattern: Bool, since: StreamPosition?, observer: StreamObserver,
-    reply: @escaping @Sendable (Result<Bool?, ProtocolError>) -> Void
+    reply: @escaping @Sendable (Result<SubscriptionStart, ProtocolError>) -> Void
   ) -> @Sendable () -> Void {
     guard let history else {
       reply(.failure(Self.noHistory))

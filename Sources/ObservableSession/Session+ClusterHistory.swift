@@ -6,7 +6,8 @@ import ObservableWire
 /// keeps the history, so they are answered once it has.
 extension Session {
   /// Subscribes with positions through the cluster's history; the reply, with `recovered`
-  /// for a resume, comes once JetStream has answered, and the values after it.
+  /// for a resume or `pos` for a subscription without `since`, comes once JetStream has
+  /// answered, and the values after it.
   func subscribeWithPositions(
     _ request: Request, _ name: String, _ link: any SessionCluster
   ) throws(ProtocolError) {
@@ -31,12 +32,9 @@ extension Session {
         loop.execute { session.session?.forget(name, slot) }
       }
       later(
-        Self.reply(op: .subscribe, id: id, result) { recovered, out in
+        Self.reply(op: .subscribe, id: id, result) { start, out in
           Self.appendStream(name, to: &out)
-          if let recovered {
-            ReplyEncoder.key("recovered", to: &out)
-            out.append(contentsOf: (recovered ? "true" : "false").utf8)
-          }
+          start.appendMembers(to: &out)
         })
     }
     let counters = context.counters

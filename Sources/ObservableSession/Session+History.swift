@@ -4,19 +4,17 @@ import ObservableWire
 /// The requests of topic history: `subscribe` with `"pos":true` or `"since"`, and `history`.
 extension Session {
   /// Subscribes with a position on every delivery, resuming after `since` when given; the
-  /// reply says `"recovered"` for a resume.
+  /// reply says `"recovered"` for a resume, and `"pos"`, where it starts, for a subscription
+  /// without `since`.
   func subscribeWithPositions(_ request: Request, _ name: String) throws(ProtocolError) {
     if let link = context.cluster { return try subscribeWithPositions(request, name, link) }
     try checkRoom(for: name)
     let subscription = try context.registry.subscribeWithPositions(
       name, since: request.since, observer: permitted(observerAfterReply(), name)
-    ) { recovered in
+    ) { start in
       ok(request) {
         Self.appendStream(name, to: &$0)
-        if let recovered {
-          ReplyEncoder.key("recovered", to: &$0)
-          $0.append(contentsOf: (recovered ? "true" : "false").utf8)
-        }
+        start.appendMembers(to: &$0)
       }
     }
     subscriptions.insert(name, subscription)

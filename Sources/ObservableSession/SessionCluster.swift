@@ -43,7 +43,7 @@ package protocol SessionCluster: AnyObject, Sendable {
   /// without it) or why there is no subscription. Returns what ends it.
   func subscribeWithPositions(
     _ name: String, isPattern: Bool, since: StreamPosition?, observer: StreamObserver,
-    reply: @escaping @Sendable (Result<Bool?, ProtocolError>) -> Void
+    reply: @escaping @Sendable (Result<SubscriptionStart, ProtocolError>) -> Void
   ) -> @Sendable () -> Void
 
   /// Reads the last `limit` values of `name` (a name or a pattern) with their positions,

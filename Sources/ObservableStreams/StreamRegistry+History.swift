@@ -6,10 +6,9 @@ extension StreamRegistry {
   /// Subscribes `observer` to `name`, a name or a pattern, with a position on every delivery;
   /// with `since`, a position the server gave, the values after it come first.
   ///
-  /// `reply` runs before any value is delivered, with whether the history reached back to
-  /// `since` (`nil` without it).
+  /// `reply` runs before any value is delivered, with where the subscription starts.
   package func subscribeWithPositions(
-    _ name: String, since: String?, observer: StreamObserver, reply: (Bool?) -> Void
+    _ name: String, since: String?, observer: StreamObserver, reply: (SubscriptionStart) -> Void
   ) throws(ProtocolError) -> Subscription {
     let history = try history(for: name)
     let isPattern = try StreamName.validatePattern(name)

@@ -125,11 +125,12 @@ package final class StreamHistory: Sendable {
   /// values after `since` (or, without it, the retained values), then every live value.
   ///
   /// `reply` runs first, under the lock, with whether the history reached back to `since`
-  /// (`nil` without it), so the subscribe's reply comes before the values it announces.
+  /// (`nil` without it) or, without `since`, the newest position, which every later value
+  /// follows; so the subscribe's reply comes before the values it announces.
   /// `retained` gives the retained lines of the topics `name` names. Returns what detaches it.
   func subscribe(
     _ name: String, isPattern: Bool, since: StreamPosition?, observer: StreamObserver,
-    retained: () -> [(topic: String, line: [UInt8])], reply: (Bool?) -> Void
+    retained: () -> [(topic: String, line: [UInt8])], reply: (SubscriptionStart) -> Void
   ) -> @Sendable () -> Void {
     let key = SubscriptionKey.next()
     let now = HistoryClock.now(for: configuration.timeToLive)
@@ -157,7 +158,9 @@ package final class StreamHistory: Sendable {
         }
         if !extra.isEmpty { picks = (extra + picks).sorted { $0.sequence < $1.sequence } }
       }
-      reply(recovered)
+      let after =
+        since == nil ? StreamPosition(epoch: state.epoch, sequence: state.log.sequence) : nil
+      reply(SubscriptionStart(recovered: recovered, after: after))
       if !picks.isEmpty {
         observer.next(
           HistoryPick.encode(picks, name: name, isPattern: isPattern, epoch: state.epoch))

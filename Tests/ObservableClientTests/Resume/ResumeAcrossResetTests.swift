@@ -62,6 +62,26 @@ struct ResumeAcrossResetTests {
     #expect(cutter.connectionCount >= 31)
   }
 
+  @Test("cut before any value arrived, a subscription resumes from where it started")
+  func cutBeforeAnyValue() async throws {
+    let setup = try await Self.setup(history: 100, reconnectDelay: .milliseconds(500))
+    defer { setup.close() }
+    let cutter = ConnectionCutter(setup.subscriber)
+    let before = cutter.connectionCount
+    cutter.shutDownClientSide()
+    let rounds = 5
+    let published = try await SteadyPublisher(client: setup.publisher, topics: ["feed.1"])
+      .run(rounds: rounds, pause: .zero)
+    #expect(published == rounds)
+    // Published while the subscriber was away: it reconnects only after its delay.
+    #expect(cutter.connectionCount == before)
+    #expect(
+      await eventually(timeout: .seconds(10)) {
+        setup.exact.count >= rounds && setup.pattern.count >= rounds
+      })
+    setup.expectEveryValueOnce(rounds: rounds, topics: ["feed.1"])
+  }
+
   @Test("with too small a history the gap is reported, and no value arrives twice")
   func gapReported() async throws {
     // Away 150 ms while values flow: far more than 3 values a topic go by.

@@ -36,7 +36,9 @@ final class ClusterHistoryTests: XCTestCase {
     }
 
     var seen: [String: [Int]] = [:]
-    var last: String?
+    // Cut before any value, the subscriber resumes from where the reply said it starts.
+    var last = first["pos"] as? String
+    XCTAssertNotNil(last, "\(first)")
     var resumes = 0
     var generator = SystemRandomNumberGenerator()
     let deadline = ContinuousClock.now + .seconds(90)
@@ -73,6 +75,34 @@ final class ClusterHistoryTests: XCTestCase {
     for topic in topics {
       XCTAssertEqual(seen[topic] ?? [], Array(0..<perTopic), "\(topic) after \(resumes) resumes")
     }
+  }
+
+  /// A subscriber cut off before any value arrived resumes on the other node from the
+  /// reply's `pos`: it gets exactly what was stored while it was away, nothing from before.
+  func testASubscriberCutBeforeAnyValueResumesFromTheRepliesPosition() throws {
+    let cluster = try HistoryNodes(self, history: 100)
+    _ = try cluster.publish(2, to: "start.x")
+    let first = try cluster.nodes[1].client()
+    let reply = try first.request(
+      #"{"op":"subscribe","stream":"start.*","pos":true}"#, timeout: .seconds(10))
+    let start = try XCTUnwrap(reply["pos"] as? String, "\(reply)")
+    first.reset()
+    let positions = try cluster.publish(3, to: "start.y")
+
+    let resumed = try cluster.nodes[0].client()
+    let again = try resumed.request(
+      #"{"op":"subscribe","stream":"start.*","since":"\#(start)"}"#, timeout: .seconds(10))
+    XCTAssertEqual(again["recovered"] as? Bool, true, "\(again)")
+    XCTAssertNil(again["pos"])
+    var values = resumed.takeDeliveries().compactMap(PositionedValue.init)
+    while values.count < 3 {
+      if let delivery = PositionedValue(try resumed.readJSON(timeout: .seconds(10))) {
+        values.append(delivery)
+      }
+    }
+    XCTAssertEqual(values.map(\.topic), ["start.y", "start.y", "start.y"])
+    XCTAssertEqual(values.map(\.value), [0, 1, 2])
+    XCTAssertEqual(values.map(\.position), [positions[0], positions[1], positions[2]])
   }
 
   /// A resume from a position the history of a topic no longer reaches says

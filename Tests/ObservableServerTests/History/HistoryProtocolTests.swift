@@ -70,6 +70,29 @@ struct HistoryProtocolTests {
     #expect(try shorthand.readValues(2).map { $0["value"] as? Int } == [99, 6])
   }
 
+  /// A subscriber cut off before any value arrived resumes from the reply's `pos`, and
+  /// gets what was published while it was away; a resume's reply has no `pos`.
+  @Test func theReplySaysWhereASubscriptionStartsSoAResumeBeforeAnyValueLosesNothing() throws {
+    let server = try TestServer.withHistory()
+    defer { server.stop() }
+    let publisher = try server.connect()
+    try publisher.request("publish h.a 1")
+    try publisher.request("publish h.b 2")
+    let first = try server.connect()
+    let reply = try first.request(#"{"op":"subscribe","stream":"h.*","pos":true}"#)
+    #expect(reply["pos"] as? String == "0000abcd-2")
+    #expect(reply["recovered"] == nil)
+    first.reset()
+    try publisher.request("publish h.c 3")
+    let resumed = try server.connect()
+    let again = try resumed.request(#"{"op":"subscribe","stream":"h.*","since":"0000abcd-2"}"#)
+    #expect(again["recovered"] as? Bool == true)
+    #expect(again["pos"] == nil)
+    let values = try resumed.readValues(1)
+    #expect(values.map { $0["value"] as? Int } == [3])
+    #expect(values.map { $0["pos"] as? String } == ["0000abcd-3"])
+  }
+
   @Test func anotherEpochOrAPositionBeyondHistoryIsNotRecovered() throws {
     let server = try TestServer.withHistory(3)
     defer { server.stop() }

@@ -160,6 +160,12 @@ async def subscribe(options, topics, started):
              "silent_gaps": [], "duplicates": [], "disorder": [], "epochs": set(),
              "last_n": last_n, "link_cuts": 0, "kills": 0, "by_port": {},
                   "unavailable": 0, "gap_notices": 0})
+
+    def started_at(reply):
+        # Cut before any value, a subscription resumes from where its reply said it starts.
+        if "pos" in reply and last_pos[reply["stream"]] is None:
+            last_pos[reply["stream"]] = reply["pos"]
+
     first = True
     subscriber_ports = ports(options.subscriber_ports) or [options.port]
     http_ports = ports(options.subscriber_http_ports) or [options.http_port]
@@ -181,6 +187,7 @@ async def subscribe(options, topics, started):
                 reply = await asyncio.wait_for(line.receive(), 10)
                 if reply.get("ok") is not True:
                     raise RuntimeError(f"refused: {reply}")
+                started_at(reply)
             started.set()
             first = False
         cut_after = rng.randint(options.min_lines, options.max_lines)
@@ -213,6 +220,7 @@ async def subscribe(options, topics, started):
                         break
                     if message.get("ok") is not True:
                         raise RuntimeError(f"refused: {message}")
+                    started_at(message)
                     if "recovered" in message:
                         stats["resumes"] += 1
                         recovered_last[message["stream"]] = message["recovered"]
