@@ -5,6 +5,9 @@
 /// and it goes on delivering new values afterwards. The reply's `num_pending` is the number
 /// of values stored at creation, and they are its first deliveries, so the replay keeps the
 /// deliveries whose consumer sequence is at most that number and ends when it has them all.
+/// A consumer on a replica that lags the stream's leader counts fewer than the leader
+/// stored; with ``storedAtLeast``, what the leader said it holds, the replay waits for that
+/// many, which the consumer delivers as its replica catches up.
 /// The caller subscribes to ``deliverSubject`` first, sends ``createRequest``, feeds the
 /// reply and the deliveries, and once ``isFinished`` unsubscribes and sends
 /// ``deleteRequest``.
@@ -19,6 +22,8 @@ public struct JetStreamLastValuesReplay: Sendable {
   public let headersOnly: Bool
   /// With a sequence, every value from it on instead of the last of each subject.
   public let startSequence: UInt64?
+  /// How many values the replay waits for at least, whatever the consumer counts at creation.
+  public let storedAtLeast: Int
   /// The values delivered so far, in the stream's order, one per subject.
   public var values: [JetStreamStoredMessage] { deliveries.map(\.message) }
   /// The consumer's name, once the create reply came.
@@ -29,16 +34,18 @@ public struct JetStreamLastValuesReplay: Sendable {
   /// A replay of `filter`'s last values from `stream`, delivered to `deliverSubject`; with
   /// `headersOnly` their payloads are left out. With `startSequence`, every value stored
   /// from that sequence on is replayed instead (for a history, which keeps several per
-  /// subject), with their payloads.
+  /// subject), with their payloads. `storedAtLeast` is how many values the stream's leader
+  /// said match `filter`.
   public init(
     stream: String, filter: String, deliverSubject: String, headersOnly: Bool = false,
-    startSequence: UInt64? = nil
+    startSequence: UInt64? = nil, storedAtLeast: Int = 0
   ) {
     self.stream = stream
     self.filter = filter
     self.deliverSubject = deliverSubject
     self.headersOnly = headersOnly && startSequence == nil
     self.startSequence = startSequence
+    self.storedAtLeast = storedAtLeast
   }
 
   /// The request that creates the consumer.
@@ -69,9 +76,10 @@ public struct JetStreamLastValuesReplay: Sendable {
   {
     let info = try JetStreamAPI.decodeConsumerInfo(reply)
     consumerName = info.name
-    pendingAtCreation = info.pendingCount
+    let pending = max(info.pendingCount, storedAtLeast)
+    pendingAtCreation = pending
     // Deliveries that came before the reply and are already new values are not replayed.
-    deliveries.removeAll { $0.consumerSequence > UInt64(info.pendingCount) }
+    deliveries.removeAll { $0.consumerSequence > UInt64(pending) }
   }
 
   /// Takes a message delivered on ``deliverSubject``; returns whether it was part of the

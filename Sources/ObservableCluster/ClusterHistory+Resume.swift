@@ -120,28 +120,55 @@ extension ClusterHistory {
   /// Reads the last `limit` values (all, without it) of `name`, a pattern's topics together
   /// when `isPattern`, oldest first, each a line with its position; `completion` gets them
   /// and how many, or `unavailable`. Any thread; `completion` runs on the link's loop.
+  ///
+  /// The stream's leader says first how many values match: the consumer that replays them
+  /// may be on a replica that has not stored the newest yet, and the read waits for them.
   func read(
     _ name: String, isPattern: Bool, limit: Int?,
     completion: @escaping @Sendable (Result<(lines: [UInt8], count: Int), ProtocolError>) -> Void
   ) {
     guard let loop = link.loop else { return completion(.failure(Self.unavailable)) }
     loop.execute { [self] in
-      guard isAvailable, let epoch else { return completion(.failure(Self.unavailable)) }
-      link.replays.start(
-        filter: link.subjects.live(name), headersOnly: false,
-        stream: link.subjects.historyStream, startSequence: 1
-      ) { [self] stored in
-        var lines: [UInt8] = []
-        var count = 0
-        for message in stored.suffix(limit ?? stored.count)
-        where HistoryLines.append(
-          message.payload, subject: message.subject, sequence: message.sequence, name: name,
-          isPattern: isPattern, epoch: epoch, subjects: link.subjects, to: &lines)
-        {
-          count += 1
+      guard isAvailable else { return completion(.failure(Self.unavailable)) }
+      let filter = link.subjects.live(name)
+      let call = JetStreamAPI.streamInfo(
+        name: link.subjects.historyStream, subjectsFilter: filter)
+      do throws(NATSCommandError) {
+        try link.connection.request(call.subject, payload: call.body, timeout: .seconds(2)) {
+          [self] result in
+          guard let status = try? JetStreamAPI.decodeStreamStatus(result) else {
+            return completion(.failure(Self.unavailable))
+          }
+          let stored = status.subjectCounts.values.reduce(0, +)
+          replay(name, isPattern: isPattern, limit: limit, atLeast: stored, completion)
         }
-        completion(.success((lines, count)))
+      } catch {
+        completion(.failure(Self.unavailable))
       }
+    }
+  }
+
+  /// Replays the values of `name` the history holds, at least `atLeast` of them, and hands
+  /// `completion` the last `limit`. Loop only.
+  private func replay(
+    _ name: String, isPattern: Bool, limit: Int?, atLeast: Int,
+    _ completion: @escaping @Sendable (Result<(lines: [UInt8], count: Int), ProtocolError>) -> Void
+  ) {
+    guard isAvailable, let epoch else { return completion(.failure(Self.unavailable)) }
+    link.replays.start(
+      filter: link.subjects.live(name), headersOnly: false,
+      stream: link.subjects.historyStream, startSequence: 1, storedAtLeast: atLeast
+    ) { [self] stored in
+      var lines: [UInt8] = []
+      var count = 0
+      for message in stored.suffix(limit ?? stored.count)
+      where HistoryLines.append(
+        message.payload, subject: message.subject, sequence: message.sequence, name: name,
+        isPattern: isPattern, epoch: epoch, subjects: link.subjects, to: &lines)
+      {
+        count += 1
+      }
+      completion(.success((lines, count)))
     }
   }
 }

@@ -23,10 +23,12 @@ package final class ClusterReplays: @unchecked Sendable {
   /// Starts a replay of the last stored message of every subject `filter` matches, in the
   /// retained stream (every message from `startSequence` on, in `stream`, when given); they
   /// go to `completion` once all have come, or what came after an error or 3 s.
-  /// `headersOnly` leaves their payloads out, for a caller that needs the subjects only.
+  /// `headersOnly` leaves their payloads out, for a caller that needs the subjects only;
+  /// `storedAtLeast` is how many the stream's leader said it holds (see
+  /// ``JetStreamLastValuesReplay``).
   func start(
     filter: String, headersOnly: Bool, stream: String? = nil, startSequence: UInt64? = nil,
-    then completion: @escaping ([JetStreamStoredMessage]) -> Void
+    storedAtLeast: Int = 0, then completion: @escaping ([JetStreamStoredMessage]) -> Void
   ) {
     guard let loop = link.loop else { return completion([]) }
     started += 1
@@ -34,7 +36,7 @@ package final class ClusterReplays: @unchecked Sendable {
     let replay = ClusterReplay(
       replay: JetStreamLastValuesReplay(
         stream: stream ?? link.subjects.stream, filter: filter, deliverSubject: deliverSubject,
-        headersOnly: headersOnly, startSequence: startSequence),
+        headersOnly: headersOnly, startSequence: startSequence, storedAtLeast: storedAtLeast),
       completion: completion)
     // The deliver subject is subscribed before the consumer exists: its first values may
     // come before the reply that creates it.

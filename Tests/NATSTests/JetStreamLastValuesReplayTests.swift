@@ -52,6 +52,20 @@ final class JetStreamLastValuesReplayTests: XCTestCase {
     XCTAssertEqual(replay.values.map(\.sequence), [3])
   }
 
+  /// A consumer on a lagging replica counts fewer values than the leader stored: the replay
+  /// waits for what the leader said, and keeps it when the replica catches up.
+  func testTheLeadersCountOutweighsALaggingConsumers() throws {
+    var replay = JetStreamLastValuesReplay(
+      stream: "OBS", filter: "h.room.1", deliverSubject: "_INBOX.t-c.1", startSequence: 1,
+      storedAtLeast: 2)
+    try replay.consumerCreated(created(pending: 1))
+    XCTAssertTrue(replay.delivered(delivery("h.room.1", stream: 5, consumer: 1, value: "a")))
+    XCTAssertFalse(replay.isFinished)
+    XCTAssertTrue(replay.delivered(delivery("h.room.1", stream: 6, consumer: 2, value: "b")))
+    XCTAssertTrue(replay.isFinished)
+    XCTAssertEqual(replay.values.map(\.sequence), [5, 6])
+  }
+
   func testNothingPendingIsFinishedAtOnce() throws {
     var replay = replay()
     try replay.consumerCreated(created(pending: 0))

@@ -152,6 +152,24 @@ final class ClusterHistoryTests: XCTestCase {
     XCTAssertEqual(lines.map(\.value), [1, 2])
     XCTAssertEqual(lines.map(\.position), [positions[1], positions[2]])
   }
+
+  /// A value stored is in the `history` read on the other node at once, though that node's
+  /// NATS server may hold a replica of the stream that lags: the read waits for what the
+  /// stream's leader said it holds. Each round publishes on node A, waits until a subscriber
+  /// with positions there has the value (JetStream stored it), then reads on node B.
+  func testTheHistoryOpOnAnotherNodeHasEveryValueStored() throws {
+    let cluster = try HistoryNodes(self, history: 1000)
+    var stale: [String] = []
+    let reader = try cluster.nodes[1].client()
+    for round in 0..<60 {
+      let positions = try cluster.publish(1, to: "fresh.\(round)")
+      let read = try reader.request(
+        #"{"op":"history","stream":"fresh.\#(round)"}"#, timeout: .seconds(10))
+      let got = reader.takeDeliveries().compactMap(PositionedValue.init).map(\.position)
+      if got != [positions[0]] { stale.append("round \(round) read \(got): \(read)") }
+    }
+    XCTAssertEqual(stale, [])
+  }
 }
 
 /// A subscription with positions outlives the NATS server under its node.
