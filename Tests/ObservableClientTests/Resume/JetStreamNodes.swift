@@ -18,8 +18,10 @@ final class JetStreamNodes: Sendable {
   private let directory: URL
 
   /// Starts the NATS server and two nodes keeping `history` values per topic, and waits until
-  /// both can answer a request on their history; the link points at node 0.
-  init(history: Int) throws {
+  /// both can answer a request on their history; the link points at node 0. With `alsoOn`,
+  /// an address of this namespace (a ``TestNetwork`` server end), each node listens there
+  /// too, on its TCP port.
+  init(history: Int, alsoOn address: String? = nil) throws {
     try RequiredTool.require(
       ChildProcess.isInstalled("nats-server"), "nats-server (apt-get install nats-server)")
     directory = FileManager.default.temporaryDirectory
@@ -42,7 +44,7 @@ final class JetStreamNodes: Sendable {
           "--listen", "unix:\(directory.path)/node\(index).sock",
           "--cluster", "nats://127.0.0.1:\(natsPort)", "--cluster-replicas", "1",
           "--history", "\(history)",
-        ])
+        ] + (address.map { ["--listen", "\($0):\(ports[index])"] } ?? []))
     }
     for (node, port) in zip(nodes, ports) {
       // Ready once the node has read the stream's epoch: a `history` request is answered.
