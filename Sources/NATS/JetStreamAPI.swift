@@ -126,7 +126,7 @@ public enum JetStreamAPI {
   }
 
   /// Decodes a JSON reply, turning an `error` object into ``JetStreamError/api(_:)``.
-  private static func decode<Reply: Decodable>(
+  static func decode<Reply: Decodable>(
     _ type: Reply.Type, _ reply: Result<NATSMessage, NATSRequestError>
   ) throws(JetStreamError) -> Reply {
     let message = try success(reply)

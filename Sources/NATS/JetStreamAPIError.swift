@@ -6,6 +6,8 @@ public struct JetStreamAPIError: Sendable, Equatable, Codable, CustomStringConve
   public static let streamNotFound = 10059
   /// `err_code` when the consumer does not exist.
   public static let consumerNotFound = 10014
+  /// `err_code` when the subject asked for has no message.
+  public static let noMessageFound = 10037
 
   /// The HTTP-like status: 400, 404, 500, 503.
   public var code: Int

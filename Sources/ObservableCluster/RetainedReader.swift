@@ -1,9 +1,9 @@
 import NATS
 import ObservableWire
 
-/// Reading retained values back from JetStream: for a new subscriber (one topic's through a
-/// direct get, a pattern's through a replay), the retained topics for `list`, and clearing
-/// one. Loop only, but for the methods that say "any thread".
+/// Reading retained values back from JetStream: for a new subscriber (one topic's from the
+/// stream's leader, a pattern's too, see `readPattern(for:)`), the retained topics for
+/// `list`, and clearing one. Loop only, but for the methods that say "any thread".
 package final class RetainedReader: @unchecked Sendable {
   // Unchecked: every member but `link` is touched on the link's loop only; the methods
   // that other threads call hop to the loop first.
@@ -28,24 +28,23 @@ package final class RetainedReader: @unchecked Sendable {
     loop.execute { [self] in
       guard canRead else { return gate.open(with: []) }
       if gate.isPattern {
-        link.replays.start(filter: link.subjects.retained(gate.name), headersOnly: false) {
-          [self] stored in
-          gate.open(with: stored.compactMap(value))
-        }
+        readPattern(for: gate)
       } else {
-        directGet(for: gate, deadline: .now + .seconds(3))
+        readLast(for: gate, deadline: .now + .seconds(3))
       }
     }
   }
 
-  private func directGet(for gate: RetainedGate, deadline: ContinuousClock.Instant) {
-    let call = JetStreamAPI.directGetLast(
+  /// Reads the topic's retained value from the stream's leader, not through a direct get:
+  /// a replica that lags would answer the value before one JetStream already acknowledged.
+  private func readLast(for gate: RetainedGate, deadline: ContinuousClock.Instant) {
+    let call = JetStreamAPI.lastMessageFromLeader(
       stream: link.subjects.stream, subject: link.subjects.retained(gate.name))
     do throws(NATSCommandError) {
       try link.connection.request(call.subject, payload: call.body, timeout: .seconds(1)) {
         [self] result in
         do throws(JetStreamError) {
-          let stored = try JetStreamAPI.decodeDirectGet(result)
+          let stored = try JetStreamAPI.decodeMessageGet(result)
           gate.open(with: stored.flatMap(value).map { [$0] } ?? [])
         } catch {
           guard error.isTemporary, ContinuousClock.now + .milliseconds(200) < deadline,
@@ -55,7 +54,7 @@ package final class RetainedReader: @unchecked Sendable {
               "retained value not read", metadata: ["stream": "\(gate.name)", "error": "\(error)"])
             return gate.open(with: [])
           }
-          loop.schedule(in: .milliseconds(200)) { [self] in directGet(for: gate, deadline: deadline)
+          loop.schedule(in: .milliseconds(200)) { [self] in readLast(for: gate, deadline: deadline)
           }
         }
       }

@@ -115,6 +115,28 @@ final class JetStreamAPITests: XCTestCase {
     XCTAssertThrowsError(try JetStreamAPI.decodeDirectGet(reply("x", headers: NATSHeaders())))
   }
 
+  /// The leader's get: its request, a hit (the body in base64), an empty body, a miss, and
+  /// another error.
+  func testMessageGetFromTheLeader() throws {
+    let request = JetStreamAPI.lastMessageFromLeader(stream: "OBS", subject: "obs-retained.a")
+    XCTAssertEqual(request.subject, "$JS.API.STREAM.MSG.GET.OBS")
+    XCTAssertEqual(try object(request) as? [String: String], ["last_by_subj": "obs-retained.a"])
+    let hit = #"{"message":{"subject":"a.b","seq":9,"data":"NDI=","time":"2026-11-26T00:00:00Z"}}"#
+    XCTAssertEqual(
+      try JetStreamAPI.decodeMessageGet(reply(hit)),
+      JetStreamStoredMessage(subject: "a.b", sequence: 9, payload: Array("42".utf8)[...]))
+    XCTAssertEqual(
+      try JetStreamAPI.decodeMessageGet(reply(#"{"message":{"subject":"a.b","seq":3}}"#))?.payload,
+      [])
+    let miss = #"{"error":{"code":404,"err_code":10037,"description":"no message found"}}"#
+    XCTAssertNil(try JetStreamAPI.decodeMessageGet(reply(miss)))
+    let noLeader =
+      #"{"error":{"code":503,"err_code":10008,"description":"JetStream not in clustered mode"}}"#
+    XCTAssertThrowsError(try JetStreamAPI.decodeMessageGet(reply(noLeader)))
+    XCTAssertThrowsError(
+      try JetStreamAPI.decodeMessageGet(reply(#"{"message":{"subject":"a","seq":1,"data":"!"}}"#)))
+  }
+
   func testDeliveryMetadataInBothForms() {
     XCTAssertEqual(
       JetStreamDeliveryMetadata(replySubject: "$JS.ACK.OBS.c1.1.42.3.1700000000000000000.2"),
