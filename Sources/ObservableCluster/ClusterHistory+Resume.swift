@@ -28,40 +28,31 @@ extension ClusterHistory {
     let handle = FeedHandle()
     loop.execute { [self] in
       guard isAvailable, let epoch else { return reply(.failure(Self.unavailable)) }
-      let filter = link.subjects.live(name)
-      let call = JetStreamAPI.streamInfo(
-        name: link.subjects.historyStream, subjectsFilter: filter)
-      do throws(NATSCommandError) {
-        try link.connection.request(call.subject, payload: call.body, timeout: .seconds(2)) {
-          [self] result in
-          guard let status = try? JetStreamAPI.decodeStreamStatus(result) else {
-            return reply(.failure(Self.unavailable))
-          }
-          let start: (after: UInt64, recovered: Bool?)
-          if let since {
-            start = since.epoch == epoch ? (since.sequence, nil) : (0, false)
-          } else {
-            start = (status.lastSequence, nil)
-          }
-          let begin = { [self] (recovered: Bool?) in
-            // Answered even when the subscription ended meanwhile: the reply holds a place.
-            let after = since == nil ? StreamPosition(epoch: epoch, sequence: start.after) : nil
-            reply(.success(SubscriptionStart(recovered: recovered, after: after)))
-            guard !handle.ended else { return }
-            let feed = PositionedFeed(
-              name: name, isPattern: isPattern, observer: observer, epoch: epoch,
-              after: start.after)
-            handle.feed = feed
-            feeds[ObjectIdentifier(feed)] = feed
-            restart(feed)
-          }
-          if since == nil || start.recovered != nil {
-            return begin(start.recovered)
-          }
-          reaches(back: start.after, status, then: begin)
+      link.streamStatus(link.subjects.historyStream, subjectsFilter: link.subjects.live(name)) {
+        [self] status in
+        guard let status else { return reply(.failure(Self.unavailable)) }
+        let start: (after: UInt64, recovered: Bool?)
+        if let since {
+          start = since.epoch == epoch ? (since.sequence, nil) : (0, false)
+        } else {
+          start = (status.lastSequence, nil)
         }
-      } catch {
-        reply(.failure(Self.unavailable))
+        let begin = { [self] (recovered: Bool?) in
+          // Answered even when the subscription ended meanwhile: the reply holds a place.
+          let after = since == nil ? StreamPosition(epoch: epoch, sequence: start.after) : nil
+          reply(.success(SubscriptionStart(recovered: recovered, after: after)))
+          guard !handle.ended else { return }
+          let feed = PositionedFeed(
+            name: name, isPattern: isPattern, observer: observer, epoch: epoch,
+            after: start.after)
+          handle.feed = feed
+          feeds[ObjectIdentifier(feed)] = feed
+          restart(feed)
+        }
+        if since == nil || start.recovered != nil {
+          return begin(start.recovered)
+        }
+        reaches(back: start.after, status, then: begin)
       }
     }
     return { [self] in
@@ -130,20 +121,11 @@ extension ClusterHistory {
     guard let loop = link.loop else { return completion(.failure(Self.unavailable)) }
     loop.execute { [self] in
       guard isAvailable else { return completion(.failure(Self.unavailable)) }
-      let filter = link.subjects.live(name)
-      let call = JetStreamAPI.streamInfo(
-        name: link.subjects.historyStream, subjectsFilter: filter)
-      do throws(NATSCommandError) {
-        try link.connection.request(call.subject, payload: call.body, timeout: .seconds(2)) {
-          [self] result in
-          guard let status = try? JetStreamAPI.decodeStreamStatus(result) else {
-            return completion(.failure(Self.unavailable))
-          }
-          let stored = status.subjectCounts.values.reduce(0, +)
-          replay(name, isPattern: isPattern, limit: limit, atLeast: stored, completion)
-        }
-      } catch {
-        completion(.failure(Self.unavailable))
+      link.streamStatus(link.subjects.historyStream, subjectsFilter: link.subjects.live(name)) {
+        [self] status in
+        guard let status else { return completion(.failure(Self.unavailable)) }
+        let stored = status.subjectCounts.values.reduce(0, +)
+        replay(name, isPattern: isPattern, limit: limit, atLeast: stored, completion)
       }
     }
   }

@@ -15,23 +15,17 @@ extension RetainedReader {
   /// new one to its publisher. Past ``leaderReadTopics`` topics, or when a call fails, a
   /// replay reads them all through one consumer instead.
   func readPattern(for gate: RetainedGate) {
-    let filter = link.subjects.retained(gate.name)
-    let call = JetStreamAPI.streamInfo(name: link.subjects.stream, subjectsFilter: filter)
-    do throws(NATSCommandError) {
-      try link.connection.request(call.subject, payload: call.body, timeout: .seconds(2)) {
-        [self] result in
-        guard let status = try? JetStreamAPI.decodeStreamStatus(result),
-          status.subjectCounts.count <= Self.leaderReadTopics
-        else { return replay(for: gate) }
-        readEach(Array(status.subjectCounts.keys), for: gate)
+    link.streamStatus(link.subjects.stream, subjectsFilter: link.subjects.retained(gate.name)) {
+      [self] status in
+      guard let status, status.subjectCounts.count <= Self.leaderReadTopics else {
+        return replay(for: gate)
       }
-    } catch {
-      replay(for: gate)
+      readEach(Array(status.subjectCounts.keys), for: gate)
     }
   }
 
   /// Gets each of `subjects`' last value from the leader, then opens the gate with them all;
-  /// the first call that fails falls back to a replay.
+  /// when any call failed, a replay reads them instead, once every call has answered.
   private func readEach(_ subjects: [String], for gate: RetainedGate) {
     guard !subjects.isEmpty else { return gate.open(with: []) }
     var values: [ClusterRetainedValue] = []
