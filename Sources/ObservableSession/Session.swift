@@ -35,7 +35,7 @@ package final class Session {
     let publish = PublishShape.parts(of: line)
     // Stored fields only: calling a method of `access` copied the whole `ConnectionAccess`
     // (its rules and decisions) on each publish, about 100 ns a publish for a file user.
-    if let publish, authenticated,
+    if let publish, !publish.retain, authenticated,
       access.isUnrestricted || access.generation == context.access.generation,
       context.cluster?.fits(lineBytes: publish.deliveryBody.count + 2) ?? true,
       // `lastTopic` is read only to start a batch: a class property, each read of it is an

@@ -54,10 +54,22 @@ struct PublishShapeTests {
     #expect(fast.retain)
   }
 
-  /// The session batches what `parts(of:)` takes as plain publishes: never a retained one.
+  /// The session batches only what `parts(of:)` says is not retained.
   @Test(arguments: retained)
-  func partsNeverTakesARetainedPublish(_ line: String) {
-    #expect(Array(line.utf8).withUnsafeBytes { PublishShape.parts(of: $0) } == nil)
+  func partsTellsARetainedPublishApart(_ line: String) throws {
+    try Array(line.utf8).withUnsafeBytes { bytes in
+      let parts = try #require(PublishShape.parts(of: bytes))
+      #expect(parts.retain)
+      let general = try #require(RequestParser.outcome("{ " + line.dropFirst()).request)
+      #expect(String(decoding: parts.value, as: UTF8.self) == general.value)
+      #expect(String(decoding: parts.name, as: UTF8.self) == general.stream)
+    }
+  }
+
+  @Test(arguments: matching)
+  func partsTellsAPlainPublishApart(_ line: String) {
+    let retain = Array(line.utf8).withUnsafeBytes { PublishShape.parts(of: $0)?.retain }
+    #expect(retain == false)
   }
 
   @Test(arguments: declined)
