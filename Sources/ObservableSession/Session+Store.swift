@@ -87,6 +87,10 @@ extension Session {
       return Self.reply(op: op, id: id, written.map { answer }, fields: fields)
     }
     storeWrites.append(write, reply: waiting)
+    // Handed over before the read's end, the first of a pipelining client's publishes are
+    // written and synced while the loop reads the rest, and their replies bring the client's
+    // next publishes sooner; one group per read kept the loop, the writer and the sync in turn.
+    if storeWrites.replies.count >= StoreWriteGroup.handOffCount { flushStoreWrites() }
   }
 
   /// Hands the retained changes of the input just handled to the store, as one group; their

@@ -1,7 +1,8 @@
 import ObservableWire
 
 /// The retained publishes and clears of one read, handed to the store together once the read
-/// is handled (``Session/inputHandled()``), with the replies that wait for them.
+/// is handled (``Session/inputHandled()``), with the replies that wait for them; with replies
+/// that wait for the disk, also each time ``handOffCount`` of them are waiting.
 ///
 /// A client pipelining retained publishes sends hundreds per read; one hand-off per read
 /// takes the store's queue lock once, makes one transaction and, with `--fsync always`, shares
@@ -12,6 +13,10 @@ struct StoreWriteGroup {
     var ticket: Int
     var reply: @Sendable (Result<Void, ProtocolError>) -> [UInt8]
   }
+
+  /// How many replies waiting for the disk a group holds before it is handed to the store
+  /// without waiting for the rest of the read (Docs/performance.md, the store's figures).
+  static let handOffCount = 64
 
   /// The changes, in the order they were applied.
   private(set) var writes: [StoreWrite] = []
