@@ -8,11 +8,7 @@ import Testing
 struct StoreReplyTests {
   @Test(arguments: ["always", "off"])
   func eachReplySaysItsOwnReceiversAndID(_ fsync: String) throws {
-    try StoreServer.withDirectory { directory in
-      let server = try StoreServer(directory: directory, fsync: fsync)
-      defer { server.terminate() }
-      let publisher = try LineClient(port: server.port)
-      defer { publisher.close() }
+    try StoreServer.withClient(fsync: fsync) { server, publisher, _ in
       let publish = #"{"op":"publish","stream":"r","value":1,"retain":true}"#
 
       /// Sends `count` retained publishes in one write and returns their replies' lines.
@@ -50,11 +46,7 @@ struct StoreReplyTests {
   /// come in its request's order, and each `get` must see the values before it, and no later.
   @Test(arguments: ["always", "batch"])
   func aLongReadIsAnsweredInTheOrderOfItsRequests(_ fsync: String) throws {
-    try StoreServer.withDirectory { directory in
-      let server = try StoreServer(directory: directory, fsync: fsync)
-      defer { server.terminate() }
-      let client = try LineClient(port: server.port)
-      defer { client.close() }
+    try StoreServer.withClient(fsync: fsync) { server, client, directory in
       var lines: [String] = []
       var expected: [(op: String, id: Int?, value: Int?)] = []
       var retained: [String: Int] = [:]

@@ -39,6 +39,21 @@ final class StoreServer {
     return try body(directory)
   }
 
+  /// Runs `body` with a server on a new store in `fsync` mode and a client connected to it,
+  /// and the store's directory; stops both, and removes the directory, when it returns.
+  static func withClient<T>(
+    fsync: String,
+    _ body: (_ server: StoreServer, _ client: LineClient, _ directory: String) throws -> T
+  ) throws -> T {
+    try withDirectory { directory in
+      let server = try StoreServer(directory: directory, fsync: fsync)
+      defer { server.terminate() }
+      let client = try LineClient(port: server.port)
+      defer { client.close() }
+      return try body(server, client, directory)
+    }
+  }
+
   /// Stops the server with SIGTERM and returns its exit status.
   @discardableResult
   func terminate() -> Int32? {
