@@ -5,8 +5,13 @@ enum ReceiveBuffer {
   /// Makes the receive buffer of `fd` a few KB: the server's sends to it are cut short until
   /// it reads, and what does not fit waits in the server.
   static func shrink(_ fd: Int32) {
-    var small: Int32 = 4096
-    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+    set(fd, to: 4096)
+  }
+
+  /// Sets the receive buffer of `fd` to `bytes`.
+  static func set(_ fd: Int32, to bytes: Int32) {
+    var size = bytes
+    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
   }
 
   /// Makes the receive buffer of `fd`, shrunk after it connected, large again, before a stalled
@@ -18,7 +23,6 @@ enum ReceiveBuffer {
   /// its buffer grown back. The stall itself is over by then, so the test still sees the
   /// server's sends cut short; only the reading that follows is quicker.
   static func growForDraining(_ fd: Int32) {
-    var size: Int32 = 1 << 20
-    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    set(fd, to: 1 << 20)
   }
 }
