@@ -13,10 +13,10 @@ compressed frame per value shared by all, `ws-shared`); or `GET /sse?stream=…`
 Events, `sse`). It publishes about --values
 deliveries in all (values / subscribers publishes, pipelined), waits until every subscriber has
 every message (counted from the frame headers, never inflated, or from the events' blank
-lines) and reads the server's
-user+system CPU from /proc. Prints the best of --rounds per case (the least disturbed by other
-load), the bytes on the wire per delivery, each transport's CPU over TCP's, and each compressed
-WebSocket's over plain WebSocket's.
+lines) and reads the server's user+system CPU from /proc. The transports take turns round by
+round. Prints the best of --rounds per case (the least disturbed by other load) and their
+median, the bytes on the wire per delivery, each transport's CPU over TCP's (of the best and
+of the medians), and each compressed WebSocket's over plain WebSocket's.
 The clients run in this process on one thread; only the server's CPU is measured.
 """
 import argparse
@@ -24,6 +24,7 @@ import base64
 import os
 import selectors
 import socket
+import statistics
 import subprocess
 import sys
 import time
@@ -228,23 +229,34 @@ def main():
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.05)
-        print("subscribers  transport   ns CPU/delivery (best, all)   deliveries/s  wire bytes")
+        print("subscribers  transport   ns CPU/delivery (best, median, all)"
+              "   deliveries/s  wire bytes")
+        transports = options.transports.split(",")
         for count in [int(c) for c in options.counts.split(",")]:
-            best = {}
-            for transport in options.transports.split(","):
-                results = [run_case(server.pid, transport, count, options, line_port,
-                                    http_port, index) for index in range(options.rounds)]
-                best[transport] = min(results)
-                spread = "/".join(f"{r[0]:.0f}" for r in results)
-                print(f"{count:11}  {transport:10}  {best[transport][0]:6.0f} ({spread:>17})"
+            # Round by round, every transport in turn, so that a change in the machine's load
+            # weighs on each alike.
+            results = {transport: [] for transport in transports}
+            for index in range(options.rounds):
+                for transport in transports:
+                    results[transport].append(run_case(
+                        server.pid, transport, count, options, line_port, http_port, index))
+            best, median = {}, {}
+            for transport in transports:
+                best[transport] = min(results[transport])
+                median[transport] = statistics.median(r[0] for r in results[transport])
+                spread = "/".join(f"{r[0]:.0f}" for r in results[transport])
+                print(f"{count:11}  {transport:10}  {best[transport][0]:6.0f} "
+                      f"{median[transport]:6.0f} ({spread:>17})"
                       f"  {best[transport][1]:12.0f}  {best[transport][2]:10.1f}", flush=True)
             for base, compared in (("tcp", ("ws", "sse")), ("ws", ("ws-deflate", "ws-shared"))):
                 if best.get(base, (0,))[0] <= 0:
                     continue
                 for transport in compared:
                     if transport in best:
-                        ratio = best[transport][0] / best[base][0]
-                        print(f"{count:11}  {transport}/{base}  {ratio:.2f}")
+                        of_best = best[transport][0] / best[base][0]
+                        of_medians = median[transport] / median[base]
+                        print(f"{count:11}  {transport}/{base}  best {of_best:.2f}"
+                              f"  median {of_medians:.2f}")
     finally:
         server.terminate()
         server.wait(timeout=20)
