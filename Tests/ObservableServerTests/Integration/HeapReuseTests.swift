@@ -32,9 +32,9 @@ struct HeapReuseTests {
     func fillAndEmpty(bursts: Int) throws {
       for _ in 0..<bursts {
         try publisher.sendRaw(burst)
-        try skipLines(200, from: publisher)
+        try publisher.skipLines(200)
       }
-      try skipLines(bursts * 200, from: reader)
+      try reader.skipLines(bursts * 200)
     }
 
     // The first fill takes the pages the queue needs, about 1 MiB.
@@ -49,15 +49,5 @@ struct HeapReuseTests {
     // Given back at each catch-up, the ten refills took about 1,400 pages again (with a release
     // build); kept, about 20.
     #expect(refills < 200, "10 refills faulted \(refills) pages (the first \(firstRefill))")
-  }
-
-  /// Reads `count` lines from `client` as bytes, unparsed.
-  private func skipLines(_ count: Int, from client: LineClient) throws {
-    var seen = 0
-    while seen < count {
-      let bytes = try client.readAvailable()
-      try #require(!bytes.isEmpty, "the server closed the connection after \(seen) lines")
-      seen += bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-    }
   }
 }

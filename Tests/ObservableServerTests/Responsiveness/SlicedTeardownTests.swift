@@ -34,13 +34,7 @@ struct SlicedTeardownTests {
     for start in stride(from: 0, to: lines.count, by: 10_000) {
       let batch = lines[start..<min(start + 10_000, lines.count)]
       try client.sendRaw(Array(batch.joined().utf8))
-      var replies = 0
-      while replies < batch.count {
-        let bytes = try client.readAvailable(limit: 1 << 20, timeout: .seconds(30))
-        #expect(!bytes.isEmpty, "the server closed the connection")
-        if bytes.isEmpty { return }
-        replies += bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
-      }
+      try client.skipLines(batch.count, timeout: .seconds(30))
     }
   }
 
