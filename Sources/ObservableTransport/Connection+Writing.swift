@@ -59,12 +59,16 @@ extension Connection: RingWriter {
   /// How many of the bytes ``prepareWrite()`` readied are not sent yet.
   package var unsentCount: Int { output.unsentCount }
 
-  /// Points `pieces` at the bytes ``prepareWrite()`` readied and not sent yet, as they lie;
-  /// holding what it returns keeps them there.
-  package func gatherUnsent(into pieces: UnsafeMutableBufferPointer<iovec>) -> (
-    count: Int, holding: Any
-  ) {
-    (output.gatherUnsent(into: pieces), output.holding)
+  /// Points `pieces` at the bytes ``prepareWrite()`` readied and not sent yet, as they lie,
+  /// and keeps them there until ``sendSettled()``.
+  package func gatherUnsent(into pieces: UnsafeMutableBufferPointer<iovec>) -> Int {
+    sendInFlight = output.held
+    return output.gatherUnsent(into: pieces)
+  }
+
+  /// Lets go of the bytes of the ring's send, which has completed or was withdrawn.
+  package func sendSettled() {
+    sendInFlight = nil
   }
 
   /// Takes one send's outcome: keeps the rest of a partial send, watches for room when the

@@ -224,6 +224,10 @@ package final class Connection: ReadinessHandler, @unchecked Sendable {
   ///
   /// Unchecked as ``output`` is: a flag the ring alone reads and sets, on the loop.
   @exclusivity(unchecked) package var awaitingRing = false
+  /// The bytes of the send the ring has in flight, kept where they are until it settles,
+  /// whatever ``output`` does meanwhile (a close releases its chunks; a refill reuses its
+  /// buffer, which this copy then makes copy on write). Unchecked as ``output`` is.
+  @exclusivity(unchecked) var sendInFlight: OutgoingBytes.Held?
   /// Where the connection is in its life. Each change is a ``ConnectionLifecycle`` method,
   /// called from the connection's files alone.
   var lifecycle = ConnectionLifecycle()

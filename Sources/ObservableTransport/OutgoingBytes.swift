@@ -56,9 +56,16 @@ package struct OutgoingBytes {
     return filled
   }
 
-  /// What keeps the bytes ``gatherUnsent(into:)`` points at where they are, whatever this
-  /// does with its buffers meanwhile: a send in flight holds it until it completes.
-  var holding: Any { (chunks.held, bytes) }
+  /// The arrays ``gatherUnsent(into:)`` points into: holding them keeps those bytes where
+  /// they are, whatever this does with its buffers meanwhile.
+  struct Held {
+    let chunks: [OutboxChunk]
+    let bytes: [UInt8]
+  }
+
+  /// What keeps the bytes ``gatherUnsent(into:)`` points at where they are: a send in flight
+  /// holds it until it completes.
+  var held: Held { Held(chunks: chunks.held, bytes: bytes) }
 
   /// Counts `count` more bytes as taken by the socket: the chunks' first, then ``bytes``.
   mutating func sent(_ count: Int) {

@@ -8,9 +8,10 @@ import Glibc
 /// completions arrive in, and even when it arrives during a later submission than its own. A
 /// token is settled once: a completion that repeats one, or names none the ledger issued, is
 /// ignored rather than charged to whoever holds that position now. Slots are reused, so the
-/// ledger costs a few array operations per send and no allocation once warm. Loop thread only.
+/// ledger costs a few array operations per send and no allocation once warm; an entry holds
+/// its writer, which holds the send's bytes. Loop thread only.
 package struct SendLedger<Writer> {
-  /// One send in flight: who sent it, how many bytes, and what keeps them alive.
+  /// One send in flight: who sent it and how many bytes.
   package struct Entry {
     /// The writer the send's outcome goes to.
     package let writer: Writer
@@ -18,9 +19,6 @@ package struct SendLedger<Writer> {
     let identity: ObjectIdentifier
     /// The send's bytes, counted from 0: a result past its end cannot be.
     let staged: Range<Int>
-    /// What keeps the send's bytes where they are until it completes, whatever the writer
-    /// does with its own buffers meanwhile.
-    let holding: Any?
   }
 
   /// Whether no send is in flight.
@@ -29,7 +27,7 @@ package struct SendLedger<Writer> {
   /// How many sends are in flight.
   private(set) var count = 0
 
-  /// The slot the next ``record(_:as:staged:holding:)`` uses, which its token names.
+  /// The slot the next ``record(_:as:staged:)`` uses, which its token names.
   var nextSlot: Int { freeSlots.last ?? slots.count }
 
   /// Whether `identity` has a send in flight: it must not send again until that one completes,
@@ -42,7 +40,7 @@ package struct SendLedger<Writer> {
   /// Records a send of `writer`, known as `identity`, about to be prepared and returns its
   /// token.
   package mutating func record(
-    _ writer: Writer, as identity: ObjectIdentifier, staged: Range<Int>, holding: Any? = nil
+    _ writer: Writer, as identity: ObjectIdentifier, staged: Range<Int>
   ) -> UInt64 {
     let slot: Int
     if let reused = freeSlots.popLast() {
@@ -52,7 +50,7 @@ package struct SendLedger<Writer> {
       slots.append(nil)
       generations.append(1)
     }
-    slots[slot] = Entry(writer: writer, identity: identity, staged: staged, holding: holding)
+    slots[slot] = Entry(writer: writer, identity: identity, staged: staged)
     count += 1
     // The slot's generation tells a token apart from every earlier one of the same slot, so a
     // stale or repeated completion never settles the slot's next send. Generations start at 1:

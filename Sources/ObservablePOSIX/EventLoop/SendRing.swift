@@ -13,12 +13,15 @@ package protocol RingWriter: AnyObject {
   /// How many of the bytes ``prepareWrite()`` readied are not sent yet.
   var unsentCount: Int { get }
   /// Points `pieces`, from the first, at the bytes not sent yet, in order, as many pieces as
-  /// fit; returns how many it filled, and a value that keeps those bytes where they are
-  /// until the send completes (the ring holds it until then).
+  /// fit, and returns how many it filled. The writer keeps those bytes where they are, whatever
+  /// it does with its buffers meanwhile, until the ring calls ``sendSettled()``.
   ///
   /// Pointers rather than a borrowed buffer: a closure over the writer's bytes, called through
   /// this protocol from another module, cost a retain and a runtime exclusivity check per send.
-  func gatherUnsent(into pieces: UnsafeMutableBufferPointer<iovec>) -> (count: Int, holding: Any)
+  func gatherUnsent(into pieces: UnsafeMutableBufferPointer<iovec>) -> Int
+  /// The send of the bytes ``gatherUnsent(into:)`` pointed at last has completed, or the ring
+  /// withdrew it before the kernel took it: the writer may let them go.
+  func sendSettled()
   /// Takes one send's outcome; returns whether the writer has more to send.
   func wrote(_ outcome: Result<IOResult<Int>, SystemError>) -> Bool
   /// Writes now, one `send` at a time, without the ring.
@@ -36,7 +39,8 @@ package protocol RingWriter: AnyObject {
 /// full socket, or an error. Writers with more to send queue again. Each send is matched to
 /// its completion by a token in a ``SendLedger``, never by its place in the batch, so an error
 /// path can neither send bytes twice nor charge a result to another writer; the ledger also
-/// holds what keeps the send's bytes alive until its completion. Loop thread only.
+/// holds the writer, which holds the send's bytes until ``RingWriter/sendSettled()``. Loop
+/// thread only.
 package final class SendRing {
   /// The io_uring operations batched sends use, each of which the kernel must support.
   package static let requiredOperations = [observable_send_ring_sendmsg_operation()]
@@ -111,7 +115,8 @@ package final class SendRing {
     // Sends of an earlier submission whose wait failed may have completed since.
     if !ledger.isEmpty { takeCompletions() }
     for _ in 0..<4 where !queued.isEmpty {
-      var round: [any RingWriter] = []
+      // Writers that queue during the round go into the round's emptied array, so neither
+      // array is allocated again once both have grown.
       swap(&round, &queued)
       for writer in round { writer.awaitingRing = false }
       // A writer with a send in flight queues again when that send completes.
@@ -119,13 +124,14 @@ package final class SendRing {
       // One send is as cheap without the ring, and skips the copy.
       if round.count == 1 {
         round[0].writeNow()
-        continue
+      } else {
+        for writer in round {
+          guard writer.prepareWrite() else { continue }
+          if !stage(writer) { writer.writeNow() }
+        }
+        submitStaged()
       }
-      for writer in round {
-        guard writer.prepareWrite() else { continue }
-        if !stage(writer) { writer.writeNow() }
-      }
-      submitStaged()
+      round.removeAll(keepingCapacity: true)
     }
   }
 
@@ -140,18 +146,18 @@ package final class SendRing {
     guard slot < messageSlots else { return false }
     let area = UnsafeMutableBufferPointer(
       start: pieces + slot * Self.piecesPerSend, count: Self.piecesPerSend)
-    let (filled, holding) = writer.gatherUnsent(into: area)
+    let filled = writer.gatherUnsent(into: area)
     var count = 0
     for piece in area[..<filled] { count += piece.iov_len }
     messages[slot] = msghdr()
     messages[slot].msg_iov = area.baseAddress
     messages[slot].msg_iovlen = filled
-    let token = ledger.record(
-      writer, as: ObjectIdentifier(writer), staged: 0..<count, holding: holding)
+    let token = ledger.record(writer, as: ObjectIdentifier(writer), staged: 0..<count)
     let prepared = observable_send_ring_prepare_sendmsg(
       ring, writer.descriptor, messages + slot, token)
     guard prepared == 0 else {
       _ = ledger.settle(token)
+      writer.sendSettled()
       return false
     }
     staged.append(token)
@@ -161,7 +167,7 @@ package final class SendRing {
   /// Submits the prepared sends in one system call and gives each writer its result.
   private func submitStaged() {
     guard !staged.isEmpty else { return }
-    var submission: [UInt64] = []
+    // The emptied array of the last submission takes the next one's tokens.
     swap(&submission, &staged)
     var taken: UInt32 = 0
     // A failure leaves sends the kernel took in the ledger until they complete, and those it
@@ -175,10 +181,12 @@ package final class SendRing {
     // The kernel takes sends in the order they were prepared; the rest never complete, and go
     // out the plain way instead.
     for token in submission[min(Int(taken), submission.count)...] {
-      // The entry, and the bytes it held, go before the writer writes.
+      // The bytes the send held go before the writer writes.
       let writer = ledger.settle(token)?.writer
+      writer?.sendSettled()
       writer?.writeNow()
     }
+    submission.removeAll(keepingCapacity: true)
   }
 
   /// Hands each completion waiting in the ring to the writer its token names.
@@ -187,14 +195,11 @@ package final class SendRing {
     var result: Int32 = 0
     while observable_send_ring_next_completion(ring, &token, &result) == 1 {
       // A token the ledger does not hold was settled already: charging it would be wrong. The
-      // entry, and the bytes it held, go before the writer takes its result, so the writer
-      // releases or reuses its buffers without a copy.
-      guard
-        let settled = ledger.settle(token).map({
-          (writer: $0.writer, outcome: SendLedger.outcome(of: result, for: $0))
-        })
-      else { continue }
-      if settled.writer.wrote(settled.outcome) { enqueue(settled.writer) }
+      // bytes the send held go before the writer takes its result, so the writer releases or
+      // reuses its buffers without a copy.
+      guard let entry = ledger.settle(token) else { continue }
+      entry.writer.sendSettled()
+      if entry.writer.wrote(SendLedger.outcome(of: result, for: entry)) { enqueue(entry.writer) }
     }
   }
 
@@ -208,9 +213,15 @@ package final class SendRing {
   private let ring: OpaquePointer
   private let counters: ServerCounters
   private let capacity: Int
-  private var queued: [any RingWriter] = []
-  private var staged: [UInt64] = []
-  private var ledger = SendLedger<any RingWriter>()
+  // Unchecked: touched on the loop's thread only, by the methods above, never while another
+  // access to the same one is open; checked, they cost several runtime calls per send.
+  @exclusivity(unchecked) private var queued: [any RingWriter] = []
+  /// The writers of the round ``submitQueued()`` is sending.
+  @exclusivity(unchecked) private var round: [any RingWriter] = []
+  @exclusivity(unchecked) private var staged: [UInt64] = []
+  /// The tokens of the sends ``submitStaged()`` is handing to the kernel.
+  @exclusivity(unchecked) private var submission: [UInt64] = []
+  @exclusivity(unchecked) private var ledger = SendLedger<any RingWriter>()
   /// How many ledger slots have a message area.
   private let messageSlots: Int
   /// Each ledger slot's `msghdr`, which the kernel reads until the send completes.

@@ -69,8 +69,7 @@ struct SendLedgerTests {
 
   @Test func resultsMeanWhatSendWouldHaveSaid() {
     let entry = SendLedger<Writer>.Entry(
-      writer: Writer("a"), identity: ObjectIdentifier(Writer.self), staged: 0..<10,
-      holding: nil)
+      writer: Writer("a"), identity: ObjectIdentifier(Writer.self), staged: 0..<10)
     #expect(describe(SendLedger.outcome(of: 4, for: entry)) == "sent 4")
     #expect(describe(SendLedger.outcome(of: -EAGAIN, for: entry)) == "full")
     #expect(describe(SendLedger.outcome(of: -ECONNRESET, for: entry)) == "error \(ECONNRESET)")

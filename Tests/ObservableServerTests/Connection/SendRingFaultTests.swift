@@ -61,6 +61,7 @@ struct SendRingFaultTests {
     for index in [0, 2, 4] { #expect(writers[index].received().isEmpty) }
     #expect(writers.allSatisfy { $0.directWrites == 0 && $0.outcomes.count == 1 })
     #expect(ring.inFlight == 0)
+    #expect(writers.allSatisfy { $0.sendsInFlight == 0 }, "each send settled once")
   }
 
   @Test(.enabled(if: ringAvailable))
@@ -83,6 +84,7 @@ struct SendRingFaultTests {
       #expect(received[index] == payloads[index], "writer \(index)")
       #expect(writer.outcomes.contains("full"), "writer \(index): \(writer.outcomes.prefix(8))")
       #expect(writer.outcomes.contains { $0.hasPrefix("sent ") && $0 != "sent 16384" })
+      #expect(writer.sendsInFlight == 0, "writer \(index)")
     }
     #expect(ring.inFlight == 0)
   }
@@ -104,6 +106,8 @@ struct SendRingFaultTests {
     }
     #expect(counters.snapshot.batchedSendsTotal == 2)
     #expect(ring.inFlight == 0)
+    // The three withdrawn sends let their bytes go too, before writing them directly.
+    #expect(writers.map(\.sendsInFlight) == [0, 0, 0, 0, 0])
   }
 
   @Test(.enabled(if: ringAvailable))
@@ -118,6 +122,8 @@ struct SendRingFaultTests {
     ring.submitQueued()
     #expect(ring.inFlight == 2)
     #expect(writers[0].outcomes.isEmpty && writers[1].outcomes.isEmpty)
+    // Until their completions are taken, the two writers keep their bytes where they are.
+    #expect(writers[0].sendsInFlight == 1 && writers[1].sendsInFlight == 1)
     // The next turn has other writers in front: the late completions still go to the first
     // two, by their tokens, and the first writer, queued again, sends nothing twice.
     ring.takesCompletionsAtOnce = true
@@ -130,6 +136,7 @@ struct SendRingFaultTests {
       #expect(writer.outcomes == ["sent \(payloads[index].count)"], "writer \(index)")
       #expect(writer.received() == payloads[index], "writer \(index)")
       #expect(writer.directWrites == 0, "writer \(index)")
+      #expect(writer.sendsInFlight == 0, "writer \(index)")
     }
   }
 }

@@ -49,12 +49,21 @@ final class SocketPairWriter: RingWriter {
 
   var unsentCount: Int { bytes.count - offset }
 
-  func gatherUnsent(into pieces: UnsafeMutableBufferPointer<iovec>) -> (count: Int, holding: Any) {
+  /// Its bytes never change, so they stay where they are without holding more.
+  func gatherUnsent(into pieces: UnsafeMutableBufferPointer<iovec>) -> Int {
     bytes.withUnsafeBytes {
       pieces[0] = iovec(
         iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress! + offset), iov_len: unsentCount)
     }
-    return (1, bytes)
+    sendsInFlight += 1
+    return 1
+  }
+
+  /// How many sends the ring has gathered and not yet settled: 0 or 1, never more.
+  var sendsInFlight = 0
+
+  func sendSettled() {
+    sendsInFlight -= 1
   }
 
   func withUnsentBytes<Value>(_ body: (UnsafeRawBufferPointer) -> Value) -> Value {
