@@ -3,10 +3,14 @@
 # callgrind (load does not change the count). Two runs, MSGS and 3 x MSGS messages; their
 # difference leaves out the server's start and the subscriptions.
 # usage: cg-fanout.sh SERVER SUBS MSGS [SERVER FLAGS...]; FANOUT names fanout (default
-# ../shared/bench/fanout). valgrind has no io_uring, so the server sends through epoll.
+# ../shared/bench/fanout); RATE publishes that many values a second instead of as fast as
+# possible (at a few hundred a second each value has a turn of the loop to itself, as in
+# the latency scenario). valgrind 3.19 runs io_uring, so the server batches its sends as it
+# does outside it; `--io-uring off` among the flags measures the epoll path.
 set -eu
 SERVER=$(realpath "$1"); SUBS=$2; MSGS=$3; shift 3
 FANOUT=${FANOUT:-../shared/bench/fanout}
+RATE=${RATE:-0}
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
 # valgrind cannot read the release binary's debug information.
@@ -18,8 +22,8 @@ for messages in "$MSGS" $((3 * MSGS)); do
     --listen "127.0.0.1:$PORT" --log-level error "$@" 2>/dev/null &
   PID=$!
   for _ in $(seq 300); do nc -z 127.0.0.1 "$PORT" 2>/dev/null && break; sleep 0.2; done
-  "$FANOUT" --proto jsonl --port "$PORT" --subs "$SUBS" --msgs "$messages" --size 64 --json \
-    --timeout 600 >"$DIR/fanout.$messages.json"
+  "$FANOUT" --proto jsonl --port "$PORT" --subs "$SUBS" --msgs "$messages" --rate "$RATE" \
+    --size 64 --json --timeout 600 >"$DIR/fanout.$messages.json"
   kill -TERM "$PID"; wait "$PID" || true
   total[$messages]=$(sed -n 's/^summary: //p' "$DIR/run.$messages.out")
 done
