@@ -9,16 +9,6 @@ extension JetStreamAPI {
       body: json(SubjectsFilter(subjectsFilter: subjectsFilter)))
   }
 
-  /// The first message of `subject` at or after `sequence`, read from any replica; decode
-  /// with ``decodeDirectGet(_:)``.
-  public static func directGetNext(stream: String, subject: String, from sequence: UInt64)
-    -> JetStreamRequest
-  {
-    JetStreamRequest(
-      subject: "$JS.API.DIRECT.GET.\(stream)",
-      body: json(NextBySubject(sequence: sequence, subject: subject)))
-  }
-
   /// An ephemeral push consumer without acknowledgements that delivers every message of
   /// `filter` from stream sequence `startSequence` on (only the messages stored from now on
   /// when `nil`) to `deliverSubject`, and a heartbeat every `idleHeartbeat` while it has
@@ -45,15 +35,5 @@ private struct SubjectsFilter: Encodable {
 
   enum CodingKeys: String, CodingKey {
     case subjectsFilter = "subjects_filter"
-  }
-}
-
-private struct NextBySubject: Encodable {
-  var sequence: UInt64
-  var subject: String
-
-  enum CodingKeys: String, CodingKey {
-    case sequence = "seq"
-    case subject = "next_by_subj"
   }
 }

@@ -4,7 +4,10 @@
   import Foundation
 #endif
 
-/// Reading one subject's last message from the stream's leader.
+/// Reading one subject's message from the stream's leader, which has applied every write it
+/// acknowledged. A direct get is answered by any replica, and one that is behind answers
+/// from before the newest writes: a message the leader has already dropped, or the one
+/// before the newest.
 extension JetStreamAPI {
   /// The last message stored for `subject`, read from the stream's leader. A direct get
   /// (``directGetLast(stream:subject:)``) is answered by any replica, and one that has not
@@ -12,6 +15,17 @@ extension JetStreamAPI {
   public static func lastMessageFromLeader(stream: String, subject: String) -> JetStreamRequest {
     JetStreamRequest(
       subject: "$JS.API.STREAM.MSG.GET.\(stream)", body: json(MessageGet(lastBySubject: subject)))
+  }
+
+  /// The first message stored for `subject` at or after `sequence`, read from the stream's
+  /// leader: how far back a subject reaches, which a replica that has not yet dropped its
+  /// oldest message would overstate.
+  public static func nextMessageFromLeader(stream: String, subject: String, from sequence: UInt64)
+    -> JetStreamRequest
+  {
+    JetStreamRequest(
+      subject: "$JS.API.STREAM.MSG.GET.\(stream)",
+      body: json(MessageGet(sequence: sequence, nextBySubject: subject)))
   }
 
   /// The message the leader read, or `nil` when the subject has none.
@@ -35,11 +49,16 @@ extension JetStreamAPI {
   }
 }
 
+/// One of the three ways to name the message (the others are absent from the JSON).
 private struct MessageGet: Encodable {
-  var lastBySubject: String
+  var sequence: UInt64?
+  var lastBySubject: String?
+  var nextBySubject: String?
 
   private enum CodingKeys: String, CodingKey {
+    case sequence = "seq"
     case lastBySubject = "last_by_subj"
+    case nextBySubject = "next_by_subj"
   }
 }
 

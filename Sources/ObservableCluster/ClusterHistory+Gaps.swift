@@ -110,12 +110,14 @@ extension ClusterHistory {
         waiting -= 1
         if waiting == 0 { completion(found) }
       }
-      let call = JetStreamAPI.directGetNext(
+      // From the leader: a replica behind it may still hold a value the leader dropped, and
+      // the notice would then place the gap before that value instead of after it.
+      let call = JetStreamAPI.nextMessageFromLeader(
         stream: link.subjects.historyStream, subject: subject, from: first)
       do throws(NATSCommandError) {
         try link.connection.request(call.subject, payload: call.body, timeout: .seconds(2)) {
           result in
-          answered(try? JetStreamAPI.decodeDirectGet(result)?.sequence)
+          answered(try? JetStreamAPI.decodeMessageGet(result)?.sequence)
         }
       } catch {
         answered(nil)

@@ -85,7 +85,9 @@ extension ClusterHistory {
     var waiting = full.count
     var reaches = true
     for subject in full {
-      let call = JetStreamAPI.directGetNext(
+      // From the leader: a replica behind it may still hold values the leader dropped, and
+      // the resume would be called complete without them.
+      let call = JetStreamAPI.nextMessageFromLeader(
         stream: link.subjects.historyStream, subject: subject,
         from: max(status.firstSequence, 1))
       let answered = { (oldest: UInt64?) in
@@ -97,7 +99,7 @@ extension ClusterHistory {
         try link.connection.request(call.subject, payload: call.body, timeout: .seconds(2)) {
           result in
           do throws(JetStreamError) {
-            answered(try JetStreamAPI.decodeDirectGet(result)?.sequence)
+            answered(try JetStreamAPI.decodeMessageGet(result)?.sequence)
           } catch {
             answered(.max)
           }

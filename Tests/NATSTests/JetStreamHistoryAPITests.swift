@@ -38,8 +38,10 @@ final class JetStreamHistoryAPITests: XCTestCase {
     let info = JetStreamAPI.streamInfo(name: "OBS_HISTORY", subjectsFilter: "obs.room.*")
     XCTAssertEqual(info.subject, "$JS.API.STREAM.INFO.OBS_HISTORY")
     XCTAssertEqual(try object(info)["subjects_filter"] as? String, "obs.room.*")
-    let next = JetStreamAPI.directGetNext(stream: "OBS_HISTORY", subject: "obs.room.1", from: 7)
-    XCTAssertEqual(next.subject, "$JS.API.DIRECT.GET.OBS_HISTORY")
+    let next = JetStreamAPI.nextMessageFromLeader(
+      stream: "OBS_HISTORY", subject: "obs.room.1", from: 7)
+    XCTAssertEqual(next.subject, "$JS.API.STREAM.MSG.GET.OBS_HISTORY")
+    XCTAssertEqual(try object(next).count, 2)
     XCTAssertEqual(try object(next)["seq"] as? Int, 7)
     XCTAssertEqual(try object(next)["next_by_subj"] as? String, "obs.room.1")
   }

@@ -84,6 +84,27 @@ final class JetStreamLiveTests: XCTestCase {
     XCTAssertNil(miss)
   }
 
+  /// How far back a subject reaches, asked of the leader: the first message of that subject at
+  /// or after a sequence, past other subjects' messages and the subject's own dropped ones.
+  func testTheLeadersNextMessageOfASubjectSkipsOthersAndDroppedOnes() throws {
+    let (_, client) = try clientWithStream()
+    let dropped = try store(client, "obs-retained.a", "old")
+    _ = try store(client, "obs-retained.b", "b")
+    let kept = try store(client, "obs-retained.a", "new")
+    _ = try store(client, "obs-retained.b", "b2")
+    func next(_ subject: String, from sequence: UInt64) throws -> JetStreamStoredMessage? {
+      try JetStreamAPI.decodeMessageGet(
+        client.call(
+          JetStreamAPI.nextMessageFromLeader(stream: "OBS", subject: subject, from: sequence)))
+    }
+    // One value a subject: the first "a" is gone, so "a" now reaches back to the second.
+    let found = try next("obs-retained.a", from: dropped.sequence)
+    XCTAssertEqual(found?.sequence, kept.sequence)
+    XCTAssertEqual(found.map { text($0.payload) }, "new")
+    XCTAssertNil(try next("obs-retained.a", from: kept.sequence + 1))
+    XCTAssertNil(try next("obs-retained.c", from: 1))
+  }
+
   func testLastPerSubjectConsumerDeliversOneValuePerMatchingSubject() throws {
     let (_, client) = try clientWithStream()
     for (subject, value) in [
