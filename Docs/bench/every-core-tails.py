@@ -18,8 +18,8 @@ def broadcast(directory):
             name = row["server"] + (f" -t{row['threads']}" if "threads" in row else "")
             rows.setdefault(name, []).append(row)
     print("| server | p50 to the last of 19,000 | CPU per broadcast | waited for a CPU"
-          " | bench's CPU | rounds |")
-    print("|---|---|---|---|---|---|")
+          " | bench's CPU | memory per connection | rounds |")
+    print("|---|---|---|---|---|---|---|")
     figures = {}
     for name, runs in rows.items():
         p50 = statistics.median(r["p50_ms"] for r in runs)
@@ -28,9 +28,10 @@ def broadcast(directory):
         bench = statistics.median(
             statistics.median(r["bench_cpu_ms"]) if r.get("bench_cpu_ms") else float("nan")
             for r in runs)
+        memory = statistics.median(r["bytes_per_connection"] for r in runs) / 1024
         figures[name] = (p50, cpu)
         print(f"| {name} | {p50:.0f} ms | {cpu:.0f} ms | {wait:.0f} ms | {bench:.0f} ms"
-              f" | {len(runs)} |")
+              f" | {memory:.2f} KiB | {len(runs)} |")
     peers = [figures[p] for p in ("redis", "nats") if p in figures]
     for name, (p50, cpu) in figures.items():
         if not name.startswith("observable") or not peers:

@@ -61,7 +61,7 @@ extension BenchCommand {
       try FileLimit.raise(toAtLeast: FileLimit.hardLimit())
       let count = broadcast.subscribers
       let subscribers = try BroadcastSubscribers(
-        peer: .observable, port: port, count: count, deadline: deadline)
+        server: .observable, port: port, count: count, deadline: deadline)
       Self.tell("ready")
       for value in 0..<broadcast.broadcasts {
         let last = try subscribers.awaitDelivered(count * (value + 1), deadline: deadline)

@@ -21,7 +21,7 @@ extension BenchCommand {
       guard broadcast.parsedPeers != nil else {
         throw ValidationError(
           "--peers \(broadcast.peers ?? ""): broadcast compares observable, observable-epoll,"
-            + " redis, nats")
+            + " redis, nats, mosquitto")
       }
     }
     guard comparesPeers else { return }

@@ -15,8 +15,8 @@ struct BroadcastOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
       "Servers to compare, comma separated. Broadcast: observable (io_uring), observable-epoll,"
-        + " redis, nats (default: all four). Fan-out and memory: redis, nats, mosquitto, beside"
-        + " observable-server.",
+        + " redis, nats, mosquitto (default: all five). Fan-out, memory and latency: redis,"
+        + " nats, mosquitto, beside observable-server.",
       valueName: "p,p,…"))
   var peers: String?
 
@@ -42,16 +42,16 @@ struct BroadcastOptions: ParsableArguments {
 
   /// How many servers are measured in all, each within `--timeout`.
   var runs: Int {
-    let observables = parsedPeers?.filter { $0 != .redis && $0 != .nats }.count ?? 1
+    let observables = parsedPeers?.filter(\.isObservable).count ?? 1
     let others = (parsedPeers?.count ?? 1) - observables
     return (observables * (parsedThreads?.count ?? 1) + others) * repeats
   }
 
   /// The peers `--peers` names, in its order; `nil` when one is unknown.
-  var parsedPeers: [BroadcastPeer]? {
-    let names = (peers ?? "observable,observable-epoll,redis,nats").split(separator: ",")
-      .map(String.init)
-    let parsed = names.compactMap(BroadcastPeer.init(rawValue:))
+  var parsedPeers: [ComparedServer]? {
+    let names = (peers ?? ComparedServer.allCases.map(\.rawValue).joined(separator: ","))
+      .split(separator: ",").map(String.init)
+    let parsed = names.compactMap(ComparedServer.init(rawValue:))
     return parsed.count == names.count && !parsed.isEmpty ? parsed : nil
   }
 
@@ -66,8 +66,7 @@ struct BroadcastOptions: ParsableArguments {
     guard parsedThreads != nil else {
       throw ValidationError("--broadcast-threads \(threads ?? ""): expected counts like 1,2")
     }
-    // Fan-out and memory compare other servers; BenchCommand checks which scenario asks.
-    guard parsedPeers != nil || ComparedServer.parse(peers ?? "") != nil else {
+    guard parsedPeers != nil else {
       throw ValidationError(
         "--peers \(peers ?? ""): expected observable, observable-epoll, redis, nats, mosquitto")
     }

@@ -17,7 +17,7 @@ struct BroadcastRun {
       for peer in options.parsedPeers ?? [] {
         // Each loop count of observable-server in turn, so that they share the machine's
         // load as the peers do; the peers take no such option.
-        let counts = peer == .redis || peer == .nats ? [nil] : options.parsedThreads ?? [nil]
+        let counts = peer.isObservable ? options.parsedThreads ?? [nil] : [nil]
         for threads in counts {
           BenchLog.note(
             "broadcast \(round + 1)/\(options.repeats): \(peer.rawValue)"

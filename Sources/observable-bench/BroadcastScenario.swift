@@ -9,7 +9,7 @@ import Glibc
 /// short settling after it; memory is the growth of its RSS from before the first connection to
 /// after the last subscription was confirmed, per connection.
 struct BroadcastScenario {
-  let peer: BroadcastPeer
+  let peer: ComparedServer
   /// observable-server's `--threads`; `nil` for its default (and for the peers).
   let threads: Int?
   let subscribers: Int
@@ -19,9 +19,12 @@ struct BroadcastScenario {
   func run(deadline: Deadline) throws(BenchError) -> BroadcastResult {
     let port = try PeerProcess.freePort()
     let logPath = "/tmp/observable-bench-\(peer.rawValue)-\(getpid()).log"
+    // The folder for a peer's configuration file (Mosquitto's); no certificate.
+    let files = try BenchCertificate(tls: false, deadline: deadline)
     let server = try PeerProcess(
-      peer.command(port: port, observableServer: observableServer, connections: subscribers)
-        + (threads.map { ["--threads", "\($0)"] } ?? []),
+      peer.command(
+        port: port, tls: false, files: files, observableServer: observableServer,
+        connections: subscribers, threads: threads, logLevel: "notice"),
       port: port, logPath: logPath, deadline: deadline)
     defer {
       server.stop()
@@ -33,9 +36,9 @@ struct BroadcastScenario {
     }
     let setupStart = MonotonicTime.now()
     let clients = try BroadcastSubscribers(
-      peer: peer, port: port, count: subscribers, deadline: deadline)
+      server: peer, port: port, count: subscribers, deadline: deadline)
     let setupSeconds = MonotonicTime.seconds(from: setupStart, to: MonotonicTime.now())
-    let publisher = try BroadcastPublisher(peer: peer, port: port, deadline: deadline)
+    let publisher = try BroadcastPublisher(server: peer, port: port, deadline: deadline)
     // Lets the server finish what subscribing started before its memory is read.
     usleep(500_000)
     guard let after = server.residentBytes() else {
@@ -83,7 +86,7 @@ struct BroadcastScenario {
 
 /// What ``BroadcastScenario`` measured for one server.
 struct BroadcastResult: Sendable {
-  let peer: BroadcastPeer
+  let peer: ComparedServer
   /// observable-server's `--threads` when given.
   let threads: Int?
   let subscribers: Int

@@ -1,16 +1,21 @@
 import CLinux
 import Glibc
+import PeerWire
 
 /// Many subscriber connections on one epoll thread (the caller's), the same code for every
-/// peer: non-blocking sockets, and a per-protocol reading of each line that arrives.
+/// server: non-blocking sockets, and the server's protocol decoding what arrives.
 final class BroadcastSubscribers {
+  /// The topic every subscriber subscribes to and the publisher publishes to.
+  static let topic = "b"
+
   /// Connects `count` subscribers to `port` and waits until the server confirmed every
   /// subscription; at most `inFlight` wait for confirmation at once, which keeps the listen
   /// backlog from overflowing (a dropped SYN costs a second).
   init(
-    peer: BroadcastPeer, port: UInt16, count: Int, inFlight: Int = 256, deadline: Deadline
+    server: ComparedServer, port: UInt16, count: Int, inFlight: Int = 256, deadline: Deadline
   ) throws(BenchError) {
-    self.peer = peer
+    self.server = server
+    dialect = server.dialect
     epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
     guard epoll >= 0 else { throw .system(call: "epoll_create1", code: errno) }
     let address = LoopbackAddress(ipv4Port: port)
@@ -18,11 +23,11 @@ final class BroadcastSubscribers {
       while descriptors.count < count, descriptors.count - confirmed < inFlight {
         try open(address)
       }
-      try deadline.check("subscribing \(count) connections to \(peer.rawValue)")
+      try deadline.check("subscribing \(count) connections to \(server.rawValue)")
       try poll(timeout: deadline.pollTimeout())
     }
     while confirmed < count {
-      try deadline.check("waiting for \(peer.rawValue) to confirm \(count) subscriptions")
+      try deadline.check("waiting for \(server.rawValue) to confirm \(count) subscriptions")
       try poll(timeout: deadline.pollTimeout())
     }
   }
@@ -44,7 +49,7 @@ final class BroadcastSubscribers {
   /// Reads until `total` values have arrived in all; returns when the last one did.
   func awaitDelivered(_ total: Int, deadline: Deadline) throws(BenchError) -> UInt64 {
     while delivered < total {
-      try deadline.check("waiting for \(peer.rawValue) to deliver to every subscriber")
+      try deadline.check("waiting for \(server.rawValue) to deliver to every subscriber")
       try poll(timeout: deadline.pollTimeout())
     }
     return lastArrival
@@ -60,7 +65,8 @@ final class BroadcastSubscribers {
       throw .system(call: "connect \(address)", code: code)
     }
     descriptors.append(fd)
-    let request = peer.subscribeRequest
+    // MQTT wants a distinct client id on each connection; the publisher's is 0.
+    let request = dialect.subscriberOpening(topic: Self.topic, clientID: descriptors.count)
     let sent = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     guard sent == request.count else { throw .system(call: "send subscribe", code: errno) }
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
@@ -87,67 +93,60 @@ final class BroadcastSubscribers {
       let count = recv(fd, buffer.baseAddress, buffer.count, 0)
       if count < 0 {
         if errno == EAGAIN || errno == EINTR { return }
-        throw .system(call: "recv from \(peer.rawValue)", code: errno)
+        throw .system(call: "recv from \(server.rawValue)", code: errno)
       }
-      guard count > 0 else { throw .server("\(peer.rawValue) closed a subscriber's connection") }
+      guard count > 0 else { throw .server("\(server.rawValue) closed a subscriber's connection") }
       try scan(fd, UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
       if count < buffer.count { return }
     }
   }
 
-  /// Hands each complete line to the protocol; keeps an unfinished one for the next read.
+  /// Hands each complete message to the protocol's decoder; keeps an unfinished one for the
+  /// next read.
   private func scan(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(BenchError) {
-    var start = 0
-    while let newline = bytes[start...].firstIndex(of: 0x0A) {
-      if states[Int(fd)].carry.isEmpty {
-        try take(fd, UnsafeRawBufferPointer(rebasing: bytes[start..<newline]))
-      } else {
-        var line = states[Int(fd)].carry
-        states[Int(fd)].carry = []
-        line.append(contentsOf: bytes[start..<newline])
-        // withUnsafeBytes rethrows untyped errors, so the typed one is carried out by hand.
-        let failure = line.withUnsafeBytes { whole -> BenchError? in
-          do throws(BenchError) {
-            try take(fd, whole)
-            return nil
-          } catch {
-            return error
-          }
-        }
-        if let failure { throw failure }
+    let index = Int(fd)
+    if states[index].carry.isEmpty {
+      let used = try decode(fd, bytes)
+      states[index].carry.append(contentsOf: bytes[used...])
+    } else {
+      var carry = states[index].carry
+      states[index].carry = []
+      carry.append(contentsOf: bytes)
+      // withUnsafeBytes rethrows untyped errors, so the typed one is carried out by hand.
+      let decoded = carry.withUnsafeBytes { whole -> Result<Int, BenchError> in
+        Result { () throws(BenchError) in try decode(fd, whole) }
       }
-      start = newline + 1
+      carry.removeFirst(try decoded.get())
+      states[index].carry = carry
     }
-    states[Int(fd)].carry.append(contentsOf: bytes[start...])
-    // A subscriber's lines are short; a runaway one means the protocol was misread.
-    guard states[Int(fd)].carry.count < 1 << 16 else {
-      throw .unexpected("a line over 64 KiB from \(peer.rawValue)")
+    // A subscriber's messages are short; a runaway one means the protocol was misread.
+    guard states[index].carry.count < 1 << 16 else {
+      throw .unexpected("a message over 64 KiB from \(server.rawValue)")
     }
   }
 
-  private func take(_ fd: Int32, _ raw: UnsafeRawBufferPointer) throws(BenchError) {
-    let line = raw.last == 0x0D ? UnsafeRawBufferPointer(rebasing: raw.dropLast()) : raw
-    if states[Int(fd)].payloadFollows {
-      states[Int(fd)].payloadFollows = false
-      return
-    }
-    switch peer.meaning(of: line) {
-    case .delivery:
-      arrived()
-    case .deliveryWithPayloadLine:
-      states[Int(fd)].payloadFollows = true
-      arrived()
-    case .confirmed:
-      confirmed += 1
-    case .refused:
-      throw .unexpected("\(peer.rawValue): \(String(decoding: line, as: UTF8.self))")
-    case .ping:
-      _ = BroadcastPeer.natsPong.withUnsafeBytes {
+  /// Decodes the complete messages at the start of `bytes`; returns how many bytes they took.
+  private func decode(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(BenchError) -> Int {
+    var refusal: String?
+    var pinged = false
+    let used: Int
+    do {
+      used = try dialect.decode(bytes, lineDecoder: lineDecoder) { message in
+        switch message {
+        case .delivery: arrived()
+        case .refused(let text): refusal = refusal ?? text
+        case .ping: pinged = true
+        default: if dialect.subscriberReady(message) { confirmed += 1 }
+        }
+      }
+    } catch { throw .unexpected("\(server.rawValue): \(error)") }
+    if let refusal { throw .unexpected("\(server.rawValue): \(refusal)") }
+    if pinged {
+      _ = dialect.pingAnswer.withUnsafeBytes {
         send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
       }
-    case .other:
-      break
     }
+    return used
   }
 
   private func arrived() {
@@ -156,7 +155,9 @@ final class BroadcastSubscribers {
   }
 
   private static let eventCapacity = 4096
-  private let peer: BroadcastPeer
+  private let server: ComparedServer
+  private let dialect: PeerDialect
+  private let lineDecoder = JSONLineDecoder(stream: topic)
   private let epoll: Int32
   private var descriptors: [Int32] = []
   /// Each subscriber's parsing state, indexed by its descriptor.
@@ -167,8 +168,6 @@ final class BroadcastSubscribers {
 
 /// Where one subscriber's parsing stands between reads.
 private struct SubscriberState {
-  /// The start of a line whose end has not arrived.
+  /// The start of a message whose end has not arrived.
   var carry: [UInt8] = []
-  /// The next line is a NATS payload, not a command.
-  var payloadFollows = false
 }

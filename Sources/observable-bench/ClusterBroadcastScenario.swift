@@ -50,7 +50,7 @@ struct ClusterBroadcastScenario {
     for worker in workers { try worker.awaitReady(deadline: deadline) }
     let setupSeconds = MonotonicTime.seconds(from: setupStart, to: MonotonicTime.now())
     let publisher = try BroadcastPublisher(
-      peer: .observable, port: nodes[0].port, deadline: deadline)
+      server: .observable, port: nodes[0].port, deadline: deadline)
     // Lets the nodes finish what subscribing started before their memory is read, and their
     // NATS interest cross the routes before the first publish.
     usleep(1_000_000)

@@ -1,7 +1,7 @@
 import PeerWire
 
-/// A server the fan-out and memory comparisons measure beside observable-server (`--peers`),
-/// with the protocol the benchmark speaks to it and the command that serves it.
+/// A server the fan-out, memory, latency and broadcast comparisons measure (`--peers`), with
+/// the protocol the benchmark speaks to it and the command that serves it.
 enum ComparedServer: String, CaseIterable, Sendable {
   /// observable-server, with its default threads and send path, as `cost.py` runs it.
   case observable
@@ -13,6 +13,9 @@ enum ComparedServer: String, CaseIterable, Sendable {
   case nats
   /// Mosquitto 2.0, MQTT 3.1.1 at QoS 0.
   case mosquitto
+
+  /// Whether this is observable-server, which takes `--threads`; the peers take no such option.
+  var isObservable: Bool { dialect == .jsonLines }
 
   /// The protocol the benchmark speaks to this server.
   var dialect: PeerDialect {
@@ -27,10 +30,11 @@ enum ComparedServer: String, CaseIterable, Sendable {
   /// The command that serves this server on `port` over TLS when `tls`, with room for
   /// `connections` clients; configuration files go in `files`' folder. Everything but
   /// observable-server is found in PATH.
-  /// `threads` is observable-server's `--threads` (`nil`: its default).
+  /// `threads` is observable-server's `--threads` (`nil`: its default), `logLevel` its
+  /// `--log-level` (`notice` says at start whether it batches sends through io_uring).
   func command(
     port: UInt16, tls: Bool, files: BenchCertificate, observableServer: String, connections: Int,
-    threads: Int? = nil
+    threads: Int? = nil, logLevel: String = "warning"
   ) throws(BenchError) -> [String] {
     let certificate = files.certificatePath
     let key = files.keyPath
@@ -41,7 +45,7 @@ enum ComparedServer: String, CaseIterable, Sendable {
         ? ["--listen", "tls://127.0.0.1:\(port)", "--tls-cert", certificate, "--tls-key", key]
         : ["--listen", "127.0.0.1:\(port)"]
       return [observableServer] + listen
-        + ["--log-level", "warning", "--max-connections", "\(connections + 64)"]
+        + ["--log-level", logLevel, "--max-connections", "\(connections + 64)"]
         + (self == .observableEpoll ? ["--io-uring", "off"] : [])
         + (threads.map { ["--threads", "\($0)"] } ?? [])
     case .redis:

@@ -81,6 +81,27 @@ final class PeerComparisonBenchTests: XCTestCase {
     }
   }
 
+  /// One value at a time to a few subscribers of each server in turn, Mosquitto's over MQTT
+  /// among them: the run ends only once every subscriber had every value, and each row has the
+  /// server's CPU and memory.
+  func testBroadcastReachesEverySubscriberOfEveryServer() throws {
+    let servers = ["observable", "observable-epoll", "redis", "nats", "mosquitto"]
+    let report = try runBench(
+      ["--scenario", "broadcast", "--broadcast-subscribers", "40", "--broadcasts", "3"],
+      peers: servers.joined(separator: ","))
+    let rows = try XCTUnwrap(report["results"] as? [[String: Any]])
+    XCTAssertEqual(rows.map { $0["server"] as? String ?? "?" }, servers)
+    for row in rows {
+      XCTAssertEqual(row["subscribers"] as? Int, 40, "\(row)")
+      let latencies = try XCTUnwrap(row["latencies_ms"] as? [Double], "\(row)")
+      XCTAssertEqual(latencies.count, 3, "\(row)")
+      XCTAssertTrue(latencies.allSatisfy { $0 > 0 }, "\(row)")
+      XCTAssertGreaterThan(row["cpu_ms_per_broadcast"] as? Double ?? 0, 0, "\(row)")
+      XCTAssertNotNil(row["bytes_per_connection"] as? Double, "\(row)")
+    }
+    XCTAssertEqual(survivors(), [], "servers of the bench still running")
+  }
+
   func testAPeerUnknownToTheComparisonIsRefused() throws {
     let bench = try ChildProcess(
       "observable-bench", ["--scenario", "fan-out", "--peers", "kafka", "--no-build"])
@@ -89,7 +110,9 @@ final class PeerComparisonBenchTests: XCTestCase {
   }
 
   /// Runs the bench with the peers, small counts, and the debug server built beside it.
-  private func runBench(_ arguments: [String]) throws -> [String: Any] {
+  private func runBench(
+    _ arguments: [String], peers: String = "redis,nats,mosquitto"
+  ) throws -> [String: Any] {
     for (tool, path) in [
       ("redis-server", "/usr/bin/redis-server"), ("nats-server", "/usr/sbin/nats-server"),
       ("mosquitto", "/usr/sbin/mosquitto"), ("openssl", "/usr/bin/openssl"),
@@ -100,7 +123,7 @@ final class PeerComparisonBenchTests: XCTestCase {
     let bench = try ChildProcess(
       "observable-bench",
       arguments + [
-        "--peers", "redis,nats,mosquitto", "--messages", "2000", "--json", "--no-build",
+        "--peers", peers, "--messages", "2000", "--json", "--no-build",
         "--timeout", "30", "--server", BuiltProduct.url("observable-server").path,
       ])
     XCTAssertEqual(bench.waitForExit(timeout: .seconds(150)), 0, bench.stderr)
