@@ -29,6 +29,8 @@ struct BroadcastScenario {
     defer {
       server.stop()
       unlink(logPath)
+      // The folder goes with `files`: not before the server has stopped.
+      withExtendedLifetime(files) {}
     }
     usleep(300_000)
     guard let before = server.residentBytes() else {
