@@ -3,8 +3,8 @@
 # observable-server at 1 and 2 event loops beside Redis, NATS and Mosquitto (3 interleaved
 # rounds), then the tails at 5,000 and 20,000 values a second x 10 subscribers beside Redis and
 # NATS (5 interleaved rounds each). Prints the rows Docs/performance.md shows ("Every core",
-# "Tails") and whether goals 1 and 2 hold. About 12 minutes on a quiet 2-core machine
-# (Mosquitto takes 40 s to take 19,000 subscriptions); raw JSON is kept in OUT.
+# "Tails") and whether goals 1 and 2 hold. 7 to 10 minutes on a quiet 2-core machine
+# (Mosquitto takes 5 to 45 s to take 19,000 subscriptions); raw JSON is kept in OUT.
 # usage: Docs/bench/every-core-tails.sh [OUT]   (after both release builds:
 #   swift build -c release --product observable-server
 #   swift build -c release --product observable-bench)
