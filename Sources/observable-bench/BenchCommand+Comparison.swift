@@ -15,13 +15,9 @@ extension BenchCommand {
   /// Refuses what the comparison does not measure.
   func validateComparison() throws {
     if scenarios.contains(.broadcast) {
+      // Unknown --peers are refused by BroadcastOptions, whose names are the comparisons'.
       guard !tls else {
         throw ValidationError("--tls measures fan-out and memory; broadcast has no TLS mode")
-      }
-      guard broadcast.parsedPeers != nil else {
-        throw ValidationError(
-          "--peers \(broadcast.peers ?? ""): broadcast compares observable, observable-epoll,"
-            + " redis, nats, mosquitto")
       }
     }
     guard comparesPeers else { return }
