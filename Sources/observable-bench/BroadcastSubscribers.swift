@@ -15,7 +15,6 @@ final class BroadcastSubscribers {
     server: ComparedServer, port: UInt16, count: Int, inFlight: Int = 256, deadline: Deadline
   ) throws(BenchError) {
     self.server = server
-    dialect = server.dialect
     epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
     guard epoll >= 0 else { throw .system(call: "epoll_create1", code: errno) }
     let address = LoopbackAddress(ipv4Port: port)
@@ -156,7 +155,7 @@ final class BroadcastSubscribers {
 
   private static let eventCapacity = 4096
   private let server: ComparedServer
-  private let dialect: PeerDialect
+  private var dialect: PeerDialect { server.dialect }
   private let lineDecoder = JSONLineDecoder(stream: topic)
   private let epoll: Int32
   private var descriptors: [Int32] = []
